@@ -1,0 +1,286 @@
+package reversi
+
+import "math/bits"
+
+// This file holds the bitboard primitives every other part builds on. A
+// bitboard is a uint64 with bit i set for square i (a1 = bit 0, h1 = bit 7,
+// a8 = bit 56, h8 = bit 63). All functions take the discs of the side to
+// move ("me") and of its opponent ("opp"), so they work for either colour.
+
+const (
+	// notFileA masks off file a: a bit shifted east out of file h wraps to
+	// file a of the next rank and must be dropped.
+	notFileA uint64 = 0xFEFEFEFEFEFEFEFE
+	// notFileH masks off file h, for the same reason when shifting west.
+	notFileH uint64 = 0x7F7F7F7F7F7F7F7F
+	// innerFiles is files b..g: an opponent disc on file a or h can never be
+	// outflanked horizontally or diagonally, so move generation masks them.
+	innerFiles uint64 = 0x7E7E7E7E7E7E7E7E
+)
+
+// legalMoves returns the squares where the side owning me may move.
+func legalMoves(me, opp uint64) uint64 {
+	empty := ^(me | opp)
+	oh := opp & innerFiles
+	var moves uint64
+
+	// Each block propagates runs of opponent discs from my discs in one
+	// direction; six steps cover the longest possible run.
+	t := oh & (me << 1)
+	t |= oh & (t << 1)
+	t |= oh & (t << 1)
+	t |= oh & (t << 1)
+	t |= oh & (t << 1)
+	t |= oh & (t << 1)
+	moves |= t << 1
+
+	t = oh & (me >> 1)
+	t |= oh & (t >> 1)
+	t |= oh & (t >> 1)
+	t |= oh & (t >> 1)
+	t |= oh & (t >> 1)
+	t |= oh & (t >> 1)
+	moves |= t >> 1
+
+	t = opp & (me << 8)
+	t |= opp & (t << 8)
+	t |= opp & (t << 8)
+	t |= opp & (t << 8)
+	t |= opp & (t << 8)
+	t |= opp & (t << 8)
+	moves |= t << 8
+
+	t = opp & (me >> 8)
+	t |= opp & (t >> 8)
+	t |= opp & (t >> 8)
+	t |= opp & (t >> 8)
+	t |= opp & (t >> 8)
+	t |= opp & (t >> 8)
+	moves |= t >> 8
+
+	t = oh & (me << 7)
+	t |= oh & (t << 7)
+	t |= oh & (t << 7)
+	t |= oh & (t << 7)
+	t |= oh & (t << 7)
+	t |= oh & (t << 7)
+	moves |= t << 7
+
+	t = oh & (me >> 7)
+	t |= oh & (t >> 7)
+	t |= oh & (t >> 7)
+	t |= oh & (t >> 7)
+	t |= oh & (t >> 7)
+	t |= oh & (t >> 7)
+	moves |= t >> 7
+
+	t = oh & (me << 9)
+	t |= oh & (t << 9)
+	t |= oh & (t << 9)
+	t |= oh & (t << 9)
+	t |= oh & (t << 9)
+	t |= oh & (t << 9)
+	moves |= t << 9
+
+	t = oh & (me >> 9)
+	t |= oh & (t >> 9)
+	t |= oh & (t >> 9)
+	t |= oh & (t >> 9)
+	t |= oh & (t >> 9)
+	t |= oh & (t >> 9)
+	moves |= t >> 9
+
+	return moves & empty
+}
+
+// rays[sq][d] is the set of squares strictly beyond sq in direction d, up to
+// the edge of the board. Directions 0..3 go towards higher bit indexes (east,
+// south-west, south, south-east), 4..7 towards lower ones.
+var rays [64][8]uint64
+
+// rayStep is the square-index delta and file delta of each direction in rays.
+var rayStep = [8]struct{ dr, dc int }{
+	{0, 1}, {1, -1}, {1, 0}, {1, 1},
+	{0, -1}, {-1, 1}, {-1, 0}, {-1, -1},
+}
+
+func init() {
+	for sq := 0; sq < 64; sq++ {
+		for d, st := range rayStep {
+			r, c := sq/8+st.dr, sq%8+st.dc
+			for r >= 0 && r < 8 && c >= 0 && c < 8 {
+				rays[sq][d] |= 1 << uint(r*8+c)
+				r += st.dr
+				c += st.dc
+			}
+		}
+	}
+}
+
+// flips returns the opponent discs that a move by me on sq turns over; zero
+// when the move is illegal (sq must be empty for the result to mean anything).
+func flips(me, opp uint64, sq int) uint64 {
+	r := &rays[sq]
+	var f uint64
+	notOpp := ^opp
+
+	// Towards higher indexes: the first non-opponent square on the ray is
+	// its lowest set bit; if it is mine, every ray square below it flips.
+	b := r[0] & notOpp
+	b &= -b
+	if b&me != 0 {
+		f |= (b - 1) & r[0]
+	}
+	b = r[1] & notOpp
+	b &= -b
+	if b&me != 0 {
+		f |= (b - 1) & r[1]
+	}
+	b = r[2] & notOpp
+	b &= -b
+	if b&me != 0 {
+		f |= (b - 1) & r[2]
+	}
+	b = r[3] & notOpp
+	b &= -b
+	if b&me != 0 {
+		f |= (b - 1) & r[3]
+	}
+
+	// Towards lower indexes: the first non-opponent square is the highest
+	// set bit; ray squares above it flip.
+	b = r[4] & notOpp
+	if b != 0 {
+		b = 1 << uint(63-bits.LeadingZeros64(b))
+		if b&me != 0 {
+			f |= r[4] &^ (b<<1 - 1)
+		}
+	}
+	b = r[5] & notOpp
+	if b != 0 {
+		b = 1 << uint(63-bits.LeadingZeros64(b))
+		if b&me != 0 {
+			f |= r[5] &^ (b<<1 - 1)
+		}
+	}
+	b = r[6] & notOpp
+	if b != 0 {
+		b = 1 << uint(63-bits.LeadingZeros64(b))
+		if b&me != 0 {
+			f |= r[6] &^ (b<<1 - 1)
+		}
+	}
+	b = r[7] & notOpp
+	if b != 0 {
+		b = 1 << uint(63-bits.LeadingZeros64(b))
+		if b&me != 0 {
+			f |= r[7] &^ (b<<1 - 1)
+		}
+	}
+	return f
+}
+
+// potentialMoves returns the empty squares adjacent to an opponent disc: the
+// places where a move might become possible (the "frontier" of opp).
+func potentialMoves(me, opp uint64) uint64 {
+	empty := ^(me | opp)
+	n := (opp<<1)&notFileA | (opp>>1)&notFileH |
+		opp<<8 | opp>>8 |
+		(opp<<9)&notFileA | (opp>>9)&notFileH |
+		(opp<<7)&notFileH | (opp>>7)&notFileA
+	return n & empty
+}
+
+// Corner and edge masks used by the evaluation and the endgame ordering.
+const (
+	// cornerMask is a1, h1, a8, h8: discs there can never be flipped.
+	cornerMask uint64 = 0x8100000000000081
+	// xSquareMask is b2, g2, b7, g7, diagonal to a corner: taking one while
+	// the corner is empty usually hands the corner to the opponent.
+	xSquareMask uint64 = 0x0042000000004200
+	// cSquareMask is the edge squares next to a corner (b1, a2, ...): risky
+	// for the same reason, though less than the X-squares.
+	cSquareMask uint64 = 0x4281000000008142
+	// edgeMask is the outer ring of the board.
+	edgeMask uint64 = 0xFF818181818181FF
+)
+
+// stableDiscs returns a subset of the discs of `mine` that can never be
+// flipped, given all discs on the board (occupied). A disc is stable when, on
+// each of its four lines, the line is full or a neighbour on that line is the
+// board edge or a stable disc of the same colour. Iterating from nothing finds
+// the corners first, then the edges and interiors that lean on them.
+func stableDiscs(mine, occupied uint64) uint64 {
+	if mine&cornerMask == 0 && occupied != ^uint64(0) {
+		// Without a corner, the only stable discs are those on full lines in
+		// all four directions, which is rare until the board is nearly full;
+		// skipping here keeps the common case cheap.
+		full := fullLines(occupied)
+		return mine & full[0] & full[1] & full[2] & full[3]
+	}
+	full := fullLines(occupied)
+	// Squares where the wall stands beside the disc on that line.
+	const (
+		wallH  = 0x8181818181818181
+		wallV  = 0xFF000000000000FF
+		wallD  = 0xFF818181818181FF
+		wallAD = 0xFF818181818181FF
+	)
+	stable := mine & full[0] & full[1] & full[2] & full[3]
+	for {
+		h := full[0] | wallH | (stable<<1)&notFileA | (stable>>1)&notFileH
+		v := full[1] | wallV | stable<<8 | stable>>8
+		d := full[2] | wallD | (stable<<9)&notFileA | (stable>>9)&notFileH
+		a := full[3] | wallAD | (stable<<7)&notFileH | (stable>>7)&notFileA
+		next := stable | mine&h&v&d&a
+		if next == stable {
+			return stable
+		}
+		stable = next
+	}
+}
+
+// lineMasks holds every rank, file, diagonal and anti-diagonal (by kind).
+var lineMasks [4][]uint64
+
+func init() {
+	for r := 0; r < 8; r++ {
+		lineMasks[0] = append(lineMasks[0], uint64(0xFF)<<uint(8*r))
+	}
+	for c := 0; c < 8; c++ {
+		lineMasks[1] = append(lineMasks[1], uint64(0x0101010101010101)<<uint(c))
+	}
+	// Diagonals (a1-h8 direction) keyed by col-row, anti-diagonals by col+row.
+	for k := -7; k <= 7; k++ {
+		var m uint64
+		for r := 0; r < 8; r++ {
+			if c := r + k; c >= 0 && c < 8 {
+				m |= 1 << uint(r*8+c)
+			}
+		}
+		lineMasks[2] = append(lineMasks[2], m)
+	}
+	for k := 0; k <= 14; k++ {
+		var m uint64
+		for r := 0; r < 8; r++ {
+			if c := k - r; c >= 0 && c < 8 {
+				m |= 1 << uint(r*8+c)
+			}
+		}
+		lineMasks[3] = append(lineMasks[3], m)
+	}
+}
+
+// fullLines returns, for each line kind (rank, file, diagonal,
+// anti-diagonal), the squares whose line of that kind is completely filled.
+func fullLines(occupied uint64) [4]uint64 {
+	var full [4]uint64
+	for k := range lineMasks {
+		for _, m := range lineMasks[k] {
+			if occupied&m == m {
+				full[k] |= m
+			}
+		}
+	}
+	return full
+}
