@@ -1,0 +1,447 @@
+package gomoku
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Errors returned by IsLegal, Play and Undo; test with errors.Is.
+var (
+	ErrOffBoard  = errors.New("gomoku: point off the board")
+	ErrOccupied  = errors.New("gomoku: point occupied")
+	ErrGameOver  = errors.New("gomoku: game over")
+	ErrForbidden = errors.New("gomoku: forbidden point for black (renju)")
+	ErrNoMoves   = errors.New("gomoku: no move to take back")
+)
+
+// pad is the width of the wall around the board: five, so that every key
+// (five neighbours each way) reads walls, never another row.
+const pad = 5
+
+// maxCells is the size of the padded cell arrays for the largest board:
+// (19 + 2*5 + 1) rows of stride 19 + 5 (rows share their side walls).
+const maxCells = (MaxSize + 2*pad + 1) * (MaxSize + pad)
+
+// Cell contents.
+const (
+	cellEmpty = 0
+	cellBlack = 1 // Black + 1
+	cellWhite = 2 // White + 1
+	cellWall  = 3
+)
+
+// Board is a gomoku position with its history. It is mutable: Play and Undo
+// update the line patterns, the evaluation and the Zobrist hash
+// incrementally, and Undo restores all of them exactly. A Board is not safe
+// for concurrent use; Clone it to hand a copy to another goroutine.
+type Board struct {
+	size   int
+	stride int
+	rule   Rule
+	dirs   [4]int // index offsets of the four lines: row, column, two diagonals
+
+	cells [maxCells]uint8
+	// keys[c][d][i]: the neighbours of i on line d seen by colour c.
+	keys [2][4][maxCells]uint32
+	// pats[c][d][i]: the table entry (pattern and flags) of a stone of colour c at i on line d.
+	pats [2][4][maxCells]uint8
+	// threat[c][i]: the threat class of a stone of colour c at i (all four lines).
+	threat [2][maxCells]threat
+	// value[c][i]: the pattern score of a stone of colour c at i.
+	value [2][maxCells]int32
+	// near[i]: stones within two steps (5x5 square) of i; candidates have near > 0.
+	near [maxCells]uint8
+
+	// total[c] sums value[c] over empty points; classCount[c][t] counts empty
+	// points whose threat class for c is t. Both are kept incrementally.
+	total      [2]int32
+	classCount [2][numThreats]int16
+
+	hash    uint64
+	history []int // cell indices, in move order
+	stones  int
+
+	winner  Color
+	won     bool
+	winLine []Point
+}
+
+// NewBoard returns an empty board of the given size (15 or 19) under rule r.
+// Renju is played on 15x15 only.
+func NewBoard(size int, r Rule) (*Board, error) {
+	if size != 15 && size != 19 {
+		return nil, fmt.Errorf("gomoku: board size %d not supported (15 or 19)", size)
+	}
+	if r < Freestyle || r > Renju {
+		return nil, fmt.Errorf("gomoku: unknown rule %d", int(r))
+	}
+	if r == Renju && size != 15 {
+		return nil, fmt.Errorf("gomoku: renju is played on 15x15, not %dx%d", size, size)
+	}
+	b := &Board{size: size, stride: size + pad, rule: r}
+	b.dirs = [4]int{1, b.stride, b.stride + 1, b.stride - 1}
+	b.reset()
+	return b, nil
+}
+
+// reset clears the board to the empty position.
+func (b *Board) reset() {
+	for i := range b.cells {
+		b.cells[i] = cellWall
+	}
+	for y := 0; y < b.size; y++ {
+		for x := 0; x < b.size; x++ {
+			b.cells[b.index(Point{x, y})] = cellEmpty
+		}
+	}
+	// Keys: everything the walls block.
+	for i := range b.cells {
+		if b.cells[i] == cellWall {
+			continue
+		}
+		for d, off := range b.dirs {
+			var key uint32
+			for k := -5; k <= 5; k++ {
+				if k == 0 {
+					continue
+				}
+				j := i + k*off
+				if j < 0 || j >= maxCells || b.cells[j] == cellWall {
+					key |= keyBlocked << keyShift(k)
+				}
+			}
+			b.keys[Black][d][i] = key
+			b.keys[White][d][i] = key
+		}
+	}
+	b.total = [2]int32{}
+	b.classCount = [2][numThreats]int16{}
+	for i := range b.cells {
+		if b.cells[i] == cellWall {
+			continue
+		}
+		for c := Black; c <= White; c++ {
+			t := b.rule.exactFive(c)
+			tab := patternTables[boolIndex(t)]
+			for d := range b.dirs {
+				b.pats[c][d][i] = tab[b.keys[c][d][i]]
+			}
+			b.refreshPoint(c, i)
+			b.total[c] += b.value[c][i]
+			b.classCount[c][b.threat[c][i]]++
+		}
+	}
+	b.near = [maxCells]uint8{}
+	b.hash = 0
+	b.history = b.history[:0]
+	b.stones = 0
+	b.won = false
+	b.winLine = nil
+}
+
+func boolIndex(v bool) int {
+	if v {
+		return 1
+	}
+	return 0
+}
+
+// index maps an on-board point to its cell index.
+func (b *Board) index(p Point) int { return (p.Y+pad)*b.stride + p.X + pad }
+
+// point maps a cell index back to its point.
+func (b *Board) point(i int) Point { return Point{X: i%b.stride - pad, Y: i/b.stride - pad} }
+
+// Size returns the board size (15 or 19).
+func (b *Board) Size() int { return b.size }
+
+// Rule returns the rule variant.
+func (b *Board) Rule() Rule { return b.rule }
+
+// ToMove returns the colour to play next: Black on an even move count.
+func (b *Board) ToMove() Color { return Color(len(b.history) & 1) }
+
+// MoveCount returns the number of stones played.
+func (b *Board) MoveCount() int { return len(b.history) }
+
+// Moves returns a copy of the move history.
+func (b *Board) Moves() []Point {
+	out := make([]Point, len(b.history))
+	for i, c := range b.history {
+		out[i] = b.point(c)
+	}
+	return out
+}
+
+// LastMove returns the last stone played and false if the board is empty.
+func (b *Board) LastMove() (Point, bool) {
+	if len(b.history) == 0 {
+		return Point{}, false
+	}
+	return b.point(b.history[len(b.history)-1]), true
+}
+
+// Hash returns the Zobrist hash of the stones on the board. The side to move
+// follows from the number of stones, so it is not hashed.
+func (b *Board) Hash() uint64 { return b.hash }
+
+// At returns the stone at p and whether p is occupied. Off-board points are
+// reported as empty.
+func (b *Board) At(p Point) (Color, bool) {
+	if !p.in(b.size) {
+		return 0, false
+	}
+	c := b.cells[b.index(p)]
+	if c == cellEmpty {
+		return 0, false
+	}
+	return Color(c - 1), true
+}
+
+// Winner reports the winner once the game is over. over is true when
+// someone has won or the board is full; in the latter case the game is a
+// draw (see Draw) and c is meaningless.
+func (b *Board) Winner() (c Color, over bool) {
+	if b.won {
+		return b.winner, true
+	}
+	return 0, b.stones == b.size*b.size
+}
+
+// Draw reports whether the game ended in a draw: the board is full and
+// nobody has five.
+func (b *Board) Draw() bool { return !b.won && b.stones == b.size*b.size }
+
+// Over reports whether the game is over (a win or a full board).
+func (b *Board) Over() bool { _, over := b.Winner(); return over }
+
+// WinningLine returns the stones of the winning line (five, or more in
+// freestyle) in order along the line, or nil if nobody has won.
+func (b *Board) WinningLine() []Point {
+	if !b.won {
+		return nil
+	}
+	return append([]Point(nil), b.winLine...)
+}
+
+// Clone returns an independent copy of the board.
+func (b *Board) Clone() *Board {
+	c := *b
+	c.history = append([]int(nil), b.history...)
+	c.winLine = append([]Point(nil), b.winLine...)
+	return &c
+}
+
+// IsLegal reports whether the side to move may play at p: nil, or an error
+// wrapping ErrOffBoard, ErrOccupied, ErrGameOver or ErrForbidden.
+func (b *Board) IsLegal(p Point) error {
+	if !p.in(b.size) {
+		return fmt.Errorf("%w: %v on %dx%d", ErrOffBoard, p, b.size, b.size)
+	}
+	if b.Over() {
+		return ErrGameOver
+	}
+	i := b.index(p)
+	if b.cells[i] != cellEmpty {
+		return fmt.Errorf("%w: %v", ErrOccupied, p)
+	}
+	if b.rule == Renju && b.ToMove() == Black && b.isForbidden(i) {
+		return fmt.Errorf("%w: %v", ErrForbidden, p)
+	}
+	return nil
+}
+
+// Play places a stone of the side to move at p. On error the board is
+// unchanged.
+func (b *Board) Play(p Point) error {
+	if err := b.IsLegal(p); err != nil {
+		return err
+	}
+	b.play(b.index(p))
+	return nil
+}
+
+// Undo takes back the last stone.
+func (b *Board) Undo() error {
+	if len(b.history) == 0 {
+		return ErrNoMoves
+	}
+	b.undo()
+	return nil
+}
+
+// play places the side to move's stone at the empty cell i, without any
+// legality check, and records a win.
+func (b *Board) play(i int) {
+	c := b.ToMove()
+	b.history = append(b.history, i)
+	b.stones++
+	b.hash ^= zobrist[c][i]
+	b.cells[i] = uint8(c) + 1
+	for t := Black; t <= White; t++ {
+		b.total[t] -= b.value[t][i]
+		b.classCount[t][b.threat[t][i]]--
+	}
+	b.setNeighbours(i, c, keyOwn, keyBlocked)
+	b.addNear(i, 1)
+	if b.makesFive(i, c) {
+		b.won = true
+		b.winner = c
+	}
+}
+
+// undo takes back the last stone.
+func (b *Board) undo() {
+	n := len(b.history) - 1
+	i := b.history[n]
+	b.history = b.history[:n]
+	c := Color(b.cells[i] - 1)
+	b.stones--
+	b.hash ^= zobrist[c][i]
+	b.cells[i] = cellEmpty
+	b.setNeighbours(i, c, keyEmpty, keyEmpty)
+	b.addNear(i, -1)
+	for t := Black; t <= White; t++ {
+		b.total[t] += b.value[t][i]
+		b.classCount[t][b.threat[t][i]]++
+	}
+	b.won = false
+	b.winLine = nil
+}
+
+// setNeighbours writes the code of the stone at i (own for c, blocked for
+// the other colour; or empty for both when taking it back) into the keys of
+// the intersections within five steps on its four lines, and refreshes
+// their patterns.
+func (b *Board) setNeighbours(i int, c Color, ownCode, otherCode uint32) {
+	o := c.Other()
+	tabC := patternTables[boolIndex(b.rule.exactFive(c))]
+	tabO := patternTables[boolIndex(b.rule.exactFive(o))]
+	for d, off := range b.dirs {
+		for k := 1; k <= 5; k++ {
+			for _, s := range [2]int{1, -1} {
+				j := i + s*k*off
+				if b.cells[j] == cellWall {
+					continue
+				}
+				sh := keyShift(-s * k)
+				kc := b.keys[c][d][j]&^(3<<sh) | ownCode<<sh
+				ko := b.keys[o][d][j]&^(3<<sh) | otherCode<<sh
+				b.keys[c][d][j] = kc
+				b.keys[o][d][j] = ko
+				b.pats[c][d][j] = tabC[kc]
+				b.pats[o][d][j] = tabO[ko]
+				b.refreshCounted(c, j)
+				b.refreshCounted(o, j)
+			}
+		}
+	}
+}
+
+// refreshCounted recomputes the threat class and value of j for colour c and
+// keeps the totals, which count empty points only.
+func (b *Board) refreshCounted(c Color, j int) {
+	if b.cells[j] != cellEmpty {
+		b.refreshPoint(c, j)
+		return
+	}
+	b.total[c] -= b.value[c][j]
+	b.classCount[c][b.threat[c][j]]--
+	b.refreshPoint(c, j)
+	b.total[c] += b.value[c][j]
+	b.classCount[c][b.threat[c][j]]++
+}
+
+// refreshPoint recomputes threat[c][j] and value[c][j] from the four
+// patterns.
+func (b *Board) refreshPoint(c Color, j int) {
+	var v int32
+	var n [numPatterns]uint8
+	for d := 0; d < 4; d++ {
+		p := pattern(b.pats[c][d][j] & patternMask)
+		v += patternValue[p]
+		n[p]++
+	}
+	t := classifyThreat(&n)
+	b.threat[c][j] = t
+	b.value[c][j] = v + threatBonus[t]
+}
+
+// addNear adds delta to the neighbour counts of the 5x5 square around i.
+func (b *Board) addNear(i int, delta int) {
+	for dy := -2; dy <= 2; dy++ {
+		row := i + dy*b.stride
+		for dx := -2; dx <= 2; dx++ {
+			b.near[row+dx] = uint8(int(b.near[row+dx]) + delta)
+		}
+	}
+}
+
+// makesFive reports whether the stone of colour c at i completes a winning
+// line, and records that line.
+func (b *Board) makesFive(i int, c Color) bool {
+	want := uint8(c) + 1
+	exact := b.rule.exactFive(c)
+	for _, off := range b.dirs {
+		lo, hi := i, i
+		for b.cells[lo-off] == want {
+			lo -= off
+		}
+		for b.cells[hi+off] == want {
+			hi += off
+		}
+		n := (hi-lo)/off + 1
+		if n >= 5 && !(exact && n > 5) {
+			b.winLine = b.winLine[:0]
+			for j := lo; j <= hi; j += off {
+				b.winLine = append(b.winLine, b.point(j))
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// String draws the board with X for black, O for white, rows numbered from
+// the top down as in a diagram.
+func (b *Board) String() string {
+	var s []byte
+	for y := b.size - 1; y >= 0; y-- {
+		s = fmt.Appendf(s, "%2d ", y+1)
+		for x := 0; x < b.size; x++ {
+			switch b.cells[b.index(Point{x, y})] {
+			case cellBlack:
+				s = append(s, 'X', ' ')
+			case cellWhite:
+				s = append(s, 'O', ' ')
+			default:
+				s = append(s, '.', ' ')
+			}
+		}
+		s = append(s[:len(s)-1], '\n')
+	}
+	s = append(s, "   "...)
+	for x := 0; x < b.size; x++ {
+		s = append(s, byte('a'+x), ' ')
+	}
+	s = append(s[:len(s)-1], '\n')
+	return string(s)
+}
+
+// zobrist holds one random key per colour and cell, from a fixed seed so
+// hashes are reproducible across runs.
+var zobrist [2][maxCells]uint64
+
+func init() {
+	// splitmix64 with a fixed seed: reproducible and well mixed.
+	x := uint64(0x9e3779b97f4a7c15)
+	for c := range zobrist {
+		for i := range zobrist[c] {
+			x += 0x9e3779b97f4a7c15
+			z := x
+			z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+			z = (z ^ z>>27) * 0x94d049bb133111eb
+			zobrist[c][i] = z ^ z>>31
+		}
+	}
+}

@@ -1,0 +1,478 @@
+package gomoku
+
+import (
+	"errors"
+	"math/rand"
+	"strings"
+	"testing"
+)
+
+// setup builds a position from black and white stones given as notation
+// ("h8 i9"), playing them alternately without legality checks so that
+// composed positions (which a game could not reach in this order) are
+// possible. Missing stones of one colour are padded with stones in the far
+// corners, which touch nothing of interest.
+func setup(t testing.TB, size int, r Rule, black, white string) *Board {
+	t.Helper()
+	return setupTurn(t, size, r, black, white, Black)
+}
+
+// setupTurn is setup with a choice of the side to move.
+func setupTurn(t testing.TB, size int, r Rule, black, white string, toMove Color) *Board {
+	t.Helper()
+	b, err := NewBoard(size, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bs, err := ParseRecord(black, size)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws, err := ParseRecord(white, size)
+	if err != nil {
+		t.Fatal(err)
+	}
+	used := map[Point]bool{}
+	for _, p := range append(append([]Point(nil), bs...), ws...) {
+		used[p] = true
+	}
+	var fillers []Point
+	for _, y := range []int{0, size - 1} {
+		for x := 0; x < size; x += 3 {
+			if p := (Point{x, y}); !used[p] {
+				fillers = append(fillers, p)
+			}
+		}
+	}
+	extra := int(toMove) // white to move: black has one stone more
+	for len(ws) < len(bs)-extra {
+		ws = append(ws, fillers[0])
+		fillers = fillers[1:]
+	}
+	for len(bs) < len(ws)+extra {
+		bs = append(bs, fillers[0])
+		fillers = fillers[1:]
+	}
+	for k := range bs {
+		pair := []Point{bs[k]}
+		if k < len(ws) {
+			pair = append(pair, ws[k])
+		}
+		for _, p := range pair {
+			i := b.index(p)
+			if b.cells[i] != cellEmpty {
+				t.Fatalf("setup: %v twice", p)
+			}
+			b.play(i)
+		}
+	}
+	return b
+}
+
+func TestParseRule(t *testing.T) {
+	tests := []struct {
+		in   string
+		want Rule
+		bad  bool
+	}{
+		{"freestyle", Freestyle, false},
+		{"Standard", Standard, false},
+		{"exactly-five", Standard, false},
+		{"RENJU", Renju, false},
+		{"caro", 0, true},
+		{"", 0, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.in, func(t *testing.T) {
+			got, err := ParseRule(tc.in)
+			if (err != nil) != tc.bad {
+				t.Fatalf("ParseRule(%q) error %v, want error %v", tc.in, err, tc.bad)
+			}
+			if !tc.bad && (got != tc.want || got.String() != strings.Replace(strings.ToLower(tc.in), "exactly-five", "standard", 1)) {
+				t.Fatalf("ParseRule(%q) = %v", tc.in, got)
+			}
+		})
+	}
+}
+
+func TestParsePoint(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		size int
+		want Point
+		bad  bool
+	}{
+		{"centre", "h8", 15, Point{7, 7}, false},
+		{"corner", "a1", 15, Point{0, 0}, false},
+		{"upper case", "O15", 15, Point{14, 14}, false},
+		{"19x19 corner", "s19", 19, Point{18, 18}, false},
+		{"off 15x15", "p1", 15, Point{}, true},
+		{"row 16 on 15", "a16", 15, Point{}, true},
+		{"row zero", "a0", 15, Point{}, true},
+		{"leading zero", "a01", 15, Point{}, true},
+		{"no row", "h", 15, Point{}, true},
+		{"trailing", "h8x", 15, Point{}, true},
+		{"empty", "", 15, Point{}, true},
+		{"digit first", "8h", 15, Point{}, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := ParsePoint(tc.in, tc.size)
+			if (err != nil) != tc.bad {
+				t.Fatalf("ParsePoint(%q) error %v, want error %v", tc.in, err, tc.bad)
+			}
+			if !tc.bad {
+				if got != tc.want {
+					t.Fatalf("ParsePoint(%q) = %v, want %v", tc.in, got, tc.want)
+				}
+				if got.String() != strings.ToLower(tc.in) {
+					t.Fatalf("String() = %q, want %q", got.String(), strings.ToLower(tc.in))
+				}
+			}
+		})
+	}
+}
+
+func TestParseRecord(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		want string
+		bad  bool
+	}{
+		{"run together", "h8i9j10", "h8i9j10", false},
+		{"spaces", "h8 i9  j10", "h8i9j10", false},
+		{"commas", "H8,I9,A11,B2", "h8i9a11b2", false},
+		{"empty", "", "", false},
+		{"off board", "h8 z1", "", true},
+		{"junk", "h8 ?", "", true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := ParseRecord(tc.in, 15)
+			if (err != nil) != tc.bad {
+				t.Fatalf("ParseRecord(%q) error %v, want error %v", tc.in, err, tc.bad)
+			}
+			if !tc.bad && FormatRecord(got) != tc.want {
+				t.Fatalf("ParseRecord(%q) = %q, want %q", tc.in, FormatRecord(got), tc.want)
+			}
+		})
+	}
+}
+
+func TestNewBoardErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		size int
+		r    Rule
+	}{{"size 13", 13, Freestyle}, {"size 20", 20, Standard}, {"renju on 19", 19, Renju}, {"bad rule", 15, Rule(7)}} {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := NewBoard(tc.size, tc.r); err == nil {
+				t.Fatal("want an error")
+			}
+		})
+	}
+}
+
+// TestWin plays a last stone and checks the result under each rule.
+func TestWin(t *testing.T) {
+	tests := []struct {
+		name   string
+		r      Rule
+		black  string // black stones before the last move
+		white  string
+		last   string // the last move (by the side to move)
+		over   bool
+		winner Color
+		line   string
+	}{
+		{"freestyle five row", Freestyle, "d8 e8 f8 g8", "d9 e9 f9 g9", "h8", true, Black, "d8e8f8g8h8"},
+		{"freestyle five column", Freestyle, "h4 h5 h6 h7", "a9 b9 c9 e9", "h8", true, Black, "h4h5h6h7h8"},
+		{"freestyle five diagonal", Freestyle, "d4 e5 f6 g7", "a9 b9 c9 e9", "h8", true, Black, "d4e5f6g7h8"},
+		{"freestyle five anti-diagonal", Freestyle, "l4 k5 j6 i7", "a9 b9 c9 e9", "h8", true, Black, "l4k5j6i7h8"},
+		{"freestyle overline wins", Freestyle, "c8 d8 e8 f8 h8", "c9 d9 e9 f9 i9", "g8", true, Black, "c8d8e8f8g8h8"},
+		{"standard exact five", Standard, "d8 e8 f8 g8", "d9 e9 f9 g9", "h8", true, Black, "d8e8f8g8h8"},
+		{"standard overline does not win", Standard, "c8 d8 e8 f8 h8", "c9 d9 e9 f9 i9", "g8", false, 0, ""},
+		{"standard white overline does not win", Standard, "a1 a3 a5 a7 a9 a11 a13", "c8 d8 e8 f8 h8", "g8", false, 0, ""},
+		{"renju white overline wins", Renju, "a1 a3 a5 a7 a9 a11 a13", "c8 d8 e8 f8 h8", "g8", true, White, "c8d8e8f8g8h8"},
+		{"renju black exact five", Renju, "d8 e8 f8 g8", "d9 e9 f9 g9", "h8", true, Black, "d8e8f8g8h8"},
+		{"four is not a win", Freestyle, "d8 e8 f8", "d9 e9 f9", "g8", false, 0, ""},
+		{"edge five", Freestyle, "a1 a2 a3 a4", "c1 c2 c3 c4", "a5", true, Black, "a1a2a3a4a5"},
+		{"19x19 five", Freestyle, "p19 q19 r19 s19", "p1 q1 r1 s1", "o19", true, Black, "o19p19q19r19s19"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			size := 15
+			if strings.Contains(tc.name, "19x19") {
+				size = 19
+			}
+			toMove := Black
+			if strings.Contains(tc.name, "white") {
+				toMove = White
+			}
+			b := setupTurn(t, size, tc.r, tc.black, tc.white, toMove)
+			p, err := ParsePoint(tc.last, size)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := b.Play(p); err != nil {
+				t.Fatalf("Play(%v): %v\n%v", p, err, b)
+			}
+			c, over := b.Winner()
+			if over != tc.over || (over && c != tc.winner) {
+				t.Fatalf("Winner() = %v, %v; want %v, %v\n%v", c, over, tc.winner, tc.over, b)
+			}
+			if got := FormatRecord(b.WinningLine()); got != tc.line {
+				t.Fatalf("WinningLine() = %q, want %q", got, tc.line)
+			}
+			if over {
+				if err := b.Play(Point{0, 14}); !errors.Is(err, ErrGameOver) {
+					t.Fatalf("Play after the end: %v, want ErrGameOver", err)
+				}
+			}
+			if err := b.Undo(); err != nil {
+				t.Fatal(err)
+			}
+			if _, over := b.Winner(); over {
+				t.Fatal("still over after Undo")
+			}
+		})
+	}
+}
+
+// TestRenjuForbidden checks black's forbidden points on composed positions,
+// including false threes (a three whose only extension is itself forbidden
+// or blocked) and a five that beats a forbidden shape.
+func TestRenjuForbidden(t *testing.T) {
+	tests := []struct {
+		name      string
+		black     string
+		white     string
+		at        string
+		forbidden bool
+	}{
+		{"double three", "f8 g8 h6 h7", "", "h8", true},
+		{"double three with a split three", "f8 g8 h5 h7", "", "h8", true},
+		{"three and a dead three", "f8 g8 h6 h7", "h5", "h8", false},
+		{"double four", "f8 g8 i8 h5 h6 h7", "", "h8", true},
+		{"two dead fours", "e8 f8 g8 h5 h6 h7", "d8 h4", "h8", true},
+		{"double four on one line", "d8 f8 h8 j8", "", "g8", true},
+		{"four-three is allowed", "f8 g8 i8 h6 h7", "", "h8", false},
+		{"overline", "d8 e8 f8 g8 i8", "", "h8", true},
+		{"overline of seven", "c8 d8 e8 f8 h8 i8", "", "g8", true},
+		{"five beats double three", "d8 e8 f8 g8 h6 h7 i9 j10", "", "h8", false},
+		{"five beats overline", "d8 e8 f8 g8 h5 h6 h7 h9 h10 h11", "", "h8", false},
+		{"overline of seven across", "h5 h6 h7 h9 h10 h11", "", "h8", true},
+		{"false three: extension is an overline", "e8 f8 g6 g7 h6 h7 h9 h10 h11", "c8", "g8", false},
+		{"control: same three is real without the overline", "e8 f8 g6 g7", "c8", "g8", true},
+		{"false three: both ends blocked beyond", "f8 g8 h6 h7", "d8 j8 e8", "h8", false},
+		{"dead three beside a stone", "f8 g8 h6 h7", "e8", "h8", false},
+		{"three with a stone one step away", "f8 g8 h6 h7", "d8", "h8", true},
+		{"single three", "f8 g8", "", "h8", false},
+		{"split double three", "f8 h8 g6 g10", "", "g8", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			b := setup(t, 15, Renju, tc.black, tc.white)
+			p, _ := ParsePoint(tc.at, 15)
+			if b.ToMove() != Black {
+				t.Fatalf("setup left %v to move", b.ToMove())
+			}
+			err := b.IsLegal(p)
+			if got := errors.Is(err, ErrForbidden); got != tc.forbidden {
+				t.Fatalf("IsLegal(%v) = %v, want forbidden %v\n%v", p, err, tc.forbidden, b)
+			}
+			// The quick filter must agree with the exact test.
+			if exact := b.forbiddenAt(b.index(p), 0); exact != tc.forbidden {
+				t.Fatalf("forbiddenAt(%v) = %v, want %v", p, exact, tc.forbidden)
+			}
+			// The same point is never forbidden for white or under other rules.
+			for _, r := range []Rule{Freestyle, Standard} {
+				o := setup(t, 15, r, tc.black, tc.white)
+				if err := o.IsLegal(p); err != nil {
+					t.Fatalf("%v: IsLegal(%v) = %v", r, p, err)
+				}
+			}
+		})
+	}
+}
+
+// TestPlayErrors checks that illegal moves leave the board unchanged.
+func TestPlayErrors(t *testing.T) {
+	b := setup(t, 15, Renju, "f8 g8 h6 h7", "a15 b15 c15 d15")
+	before := snapshot(b)
+	for _, tc := range []struct {
+		name string
+		p    Point
+		want error
+	}{
+		{"off board", Point{15, 3}, ErrOffBoard},
+		{"negative", Point{-1, 3}, ErrOffBoard},
+		{"occupied", Point{5, 7}, ErrOccupied},
+		{"forbidden", Point{7, 7}, ErrForbidden},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if err := b.Play(tc.p); !errors.Is(err, tc.want) {
+				t.Fatalf("Play(%v) = %v, want %v", tc.p, err, tc.want)
+			}
+			if snapshot(b) != before {
+				t.Fatal("board changed by an illegal move")
+			}
+		})
+	}
+	e, _ := NewBoard(15, Freestyle)
+	if err := e.Undo(); !errors.Is(err, ErrNoMoves) {
+		t.Fatalf("Undo on empty board = %v", err)
+	}
+}
+
+// state is everything Play and Undo maintain, for exact comparisons.
+type state struct {
+	cells      [maxCells]uint8
+	keys       [2][4][maxCells]uint32
+	pats       [2][4][maxCells]uint8
+	threat     [2][maxCells]threat
+	value      [2][maxCells]int32
+	near       [maxCells]uint8
+	total      [2]int32
+	classCount [2][numThreats]int16
+	hash       uint64
+	stones     int
+	won        bool
+}
+
+func snapshot(b *Board) state {
+	return state{b.cells, b.keys, b.pats, b.threat, b.value, b.near, b.total, b.classCount, b.hash, b.stones, b.won}
+}
+
+// randomGame plays random legal moves near the stones until the game ends
+// or n moves are played, checking on the way that the incremental state
+// equals a board rebuilt from scratch and that Undo restores it exactly.
+func randomGame(t testing.TB, seed int64, size int, r Rule, n int) {
+	rng := rand.New(rand.NewSource(seed))
+	b, err := NewBoard(size, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var before []state
+	for len(b.history) < n && !b.Over() {
+		var p Point
+		for tries := 0; ; tries++ {
+			p = Point{rng.Intn(size), rng.Intn(size)}
+			if len(b.history) > 0 && tries < 50 {
+				last := b.point(b.history[rng.Intn(len(b.history))])
+				p = Point{last.X + rng.Intn(5) - 2, last.Y + rng.Intn(5) - 2}
+			}
+			if b.IsLegal(p) == nil {
+				break
+			}
+			if tries > 10000 {
+				t.Fatalf("no legal move found\n%v", b)
+			}
+		}
+		before = append(before, snapshot(b))
+		if err := b.Play(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Oracle: replaying the moves on a fresh board gives the same state.
+	fresh, _ := NewBoard(size, r)
+	for _, m := range b.Moves() {
+		fresh.play(fresh.index(m))
+	}
+	if snapshot(fresh) != snapshot(b) {
+		t.Fatalf("seed %d: incremental state differs from a rebuilt board", seed)
+	}
+	for k := len(before) - 1; k >= 0; k-- {
+		if err := b.Undo(); err != nil {
+			t.Fatal(err)
+		}
+		if snapshot(b) != before[k] {
+			t.Fatalf("seed %d: Undo of move %d did not restore the board", seed, k+1)
+		}
+	}
+}
+
+func TestRandomGamesUndo(t *testing.T) {
+	for seed := int64(1); seed <= 12; seed++ {
+		for _, r := range []Rule{Freestyle, Standard, Renju} {
+			randomGame(t, seed, 15, r, 225)
+		}
+		randomGame(t, seed, 19, Standard, 361)
+	}
+}
+
+func FuzzRandomGame(f *testing.F) {
+	f.Add(int64(1), uint8(0), false)
+	f.Add(int64(7), uint8(1), true)
+	f.Add(int64(42), uint8(2), false)
+	f.Fuzz(func(t *testing.T, seed int64, rule uint8, big bool) {
+		r := Rule(rule % 3)
+		size := 15
+		if big && r != Renju {
+			size = 19
+		}
+		randomGame(t, seed, size, r, size*size)
+	})
+}
+
+func FuzzParseRecord(f *testing.F) {
+	for _, s := range []string{"h8i9j10", "a1 o15", "H8,I9", "", "z99", "a", "h8 h8"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		moves, err := ParseRecord(s, 15)
+		if err != nil {
+			return
+		}
+		again, err := ParseRecord(FormatRecord(moves), 15)
+		if err != nil || FormatRecord(again) != FormatRecord(moves) {
+			t.Fatalf("round trip of %q: %v %v", s, again, err)
+		}
+		for _, m := range moves {
+			if !m.in(15) {
+				t.Fatalf("%v off the board", m)
+			}
+		}
+	})
+}
+
+func TestFullBoardDraw(t *testing.T) {
+	// Fill the board in a pattern without five in a row: alternating
+	// stones along each row, the phase shifting every second row, which
+	// leaves no five in any direction (113 black, 112 white stones).
+	b, _ := NewBoard(15, Freestyle)
+	colour := func(x, y int) Color {
+		return Color((x + y/2) % 2)
+	}
+	var blacks, whites []Point
+	for y := 0; y < 15; y++ {
+		for x := 0; x < 15; x++ {
+			if colour(x, y) == Black {
+				blacks = append(blacks, Point{x, y})
+			} else {
+				whites = append(whites, Point{x, y})
+			}
+		}
+	}
+	if len(blacks) != len(whites)+1 {
+		t.Skipf("pattern has %d black and %d white stones", len(blacks), len(whites))
+	}
+	for k := range blacks {
+		if err := b.Play(blacks[k]); err != nil {
+			t.Fatalf("move %d: %v\n%v", 2*k, err, b)
+		}
+		if k < len(whites) {
+			if err := b.Play(whites[k]); err != nil {
+				t.Fatalf("move %d: %v\n%v", 2*k+1, err, b)
+			}
+		}
+	}
+	if !b.Draw() || !b.Over() {
+		t.Fatalf("full board: Draw() = %v\n%v", b.Draw(), b)
+	}
+	if _, over := b.Winner(); !over {
+		t.Fatal("Winner() not over on a full board")
+	}
+}
