@@ -1,0 +1,274 @@
+package reversi
+
+import "math/bits"
+
+// The exact endgame solver. Scores are final disc differences (empties to
+// the winner) from the side to move's view. The classic speed-ups:
+//   - fastest-first ordering (the move that leaves the opponent the fewest
+//     replies first), with the transposition table's move before it;
+//   - the transposition table from ttMinEmpties empties up;
+//   - stability cut-offs: the opponent's stable discs bound our score;
+//   - parity: near the end, squares in regions with an odd number of
+//     empties first;
+//   - special code for the last empties (no move generation, no table).
+
+const (
+	// ttMinEmpties is the fewest empties at which the solver uses its
+	// table: below it a subtree is cheaper to search than to look up.
+	ttMinEmpties = 9
+	// smallEmpties is the number of empties handled by solveSmall, which
+	// loops over empty squares in parity order instead of sorting moves.
+	smallEmpties = 6
+	// fastestFirstEmpties: from here up moves are ordered by the opponent's
+	// mobility; below, parity order is as good and much cheaper.
+	fastestFirstEmpties = 7
+	// shallowOrderEmpties: from here up the solver orders moves by a
+	// shallow midgame search, which is worth its cost only high in the tree.
+	shallowOrderEmpties = 16
+)
+
+// quadrants are the four 4x4 corners of the board, the regions used for
+// parity ordering.
+var quadrants = [4]uint64{0x000000000F0F0F0F, 0x00000000F0F0F0F0, 0x0F0F0F0F00000000, 0xF0F0F0F000000000}
+
+// neighbours[sq] is the set of squares adjacent to sq: a move on sq is only
+// possible if one of them holds an opponent disc.
+var neighbours [64]uint64
+
+func init() {
+	for sq := 0; sq < 64; sq++ {
+		r, c := sq/8, sq%8
+		for dr := -1; dr <= 1; dr++ {
+			for dc := -1; dc <= 1; dc++ {
+				rr, cc := r+dr, c+dc
+				if (dr != 0 || dc != 0) && rr >= 0 && rr < 8 && cc >= 0 && cc < 8 {
+					neighbours[sq] |= 1 << uint(rr*8+cc)
+				}
+			}
+		}
+	}
+}
+
+// oddRegions returns the empty squares that lie in a quadrant holding an odd
+// number of empties.
+func oddRegions(empty uint64) uint64 {
+	var odd uint64
+	for _, q := range quadrants {
+		if popcount(empty&q)&1 == 1 {
+			odd |= empty & q
+		}
+	}
+	return odd
+}
+
+// solveRoot solves the root exactly, trying the moves in the order of root
+// (the midgame iterations put their best first). It returns the best move
+// and its exact score, and reorders root with the best first.
+func (e *Engine) solveRoot(me, opp uint64, root []rootMove) (int, int) {
+	empties := 64 - popcount(me|opp)
+	alpha, beta := -64, 64
+	best, bestMove := -65, root[0].sq
+	for i := range root {
+		sq := root[i].sq
+		f := flips(me, opp, sq)
+		cme, copp := opp&^f, me|f|1<<uint(sq)
+		var v int
+		if i == 0 {
+			v = -e.solve(cme, copp, -beta, -alpha, empties-1)
+		} else {
+			v = -e.solve(cme, copp, -alpha-1, -alpha, empties-1)
+			if v > alpha && !e.aborted {
+				v = -e.solve(cme, copp, -beta, -alpha, empties-1)
+			}
+		}
+		if e.aborted {
+			return bestMove, best
+		}
+		if v > best {
+			best, bestMove = v, sq
+			if v > alpha {
+				alpha = v
+			}
+		}
+	}
+	e.end.store(me, opp, empties, -65, 65, best, bestMove)
+	for i := range root {
+		if root[i].sq == bestMove {
+			root[0], root[i] = root[i], root[0]
+		}
+	}
+	return bestMove, best
+}
+
+// solve returns the exact score of the position if it lies in (alpha, beta);
+// otherwise a bound on the side of the window it fell (fail-soft).
+func (e *Engine) solve(me, opp uint64, alpha, beta, empties int) int {
+	if empties <= smallEmpties {
+		return e.solveSmall(me, opp, alpha, beta, empties)
+	}
+	e.nodes++
+	if e.nodes%pollInterval == 0 {
+		e.poll()
+	}
+	if e.aborted {
+		return 0
+	}
+
+	// Stability cut-off: the opponent keeps at least its stable discs, so
+	// our score is at most 64 - 2*stable. Only worth computing when the
+	// opponent has enough discs for the bound to reach alpha.
+	if 64-2*popcount(opp) <= alpha {
+		if ub := 64 - 2*popcount(stableDiscs(opp, me|opp)); ub <= alpha {
+			return ub
+		}
+	}
+
+	hashMove := -1
+	useTable := empties >= ttMinEmpties
+	if useTable {
+		if ent, ok := e.end.probe(me, opp); ok {
+			lo, hi := int(ent.lower), int(ent.upper)
+			if lo >= beta {
+				return lo
+			}
+			if hi <= alpha {
+				return hi
+			}
+			if lo == hi {
+				return lo
+			}
+			if lo > alpha {
+				alpha = lo
+			}
+			if hi < beta {
+				beta = hi
+			}
+			hashMove = int(ent.move)
+		}
+	}
+
+	moves := legalMoves(me, opp)
+	if moves == 0 {
+		if legalMoves(opp, me) == 0 {
+			return finalScore(me, opp)
+		}
+		return -e.solve(opp, me, -beta, -alpha, empties)
+	}
+
+	var l moveList
+	odd := oddRegions(^(me | opp))
+	for m := moves; m != 0; m &= m - 1 {
+		sq := bits.TrailingZeros64(m)
+		f := flips(me, opp, sq)
+		cme, copp := opp&^f, me|f|1<<uint(sq)
+		var key int
+		switch {
+		case sq == hashMove:
+			key = hashMoveKey
+		case empties >= shallowOrderEmpties:
+			// Midgame knowledge orders best high in the tree, with the
+			// opponent's mobility weighted in (fastest first).
+			key = -evaluate(cme, copp) - 50*popcount(legalMoves(cme, copp))
+		default:
+			replies := legalMoves(cme, copp)
+			key = -16*popcount(replies) - 16*popcount(replies&cornerMask)
+			if odd&(1<<uint(sq)) != 0 {
+				key += 4
+			}
+		}
+		l.sq[l.n], l.key[l.n], l.me[l.n], l.opp[l.n] = int8(sq), int32(key), cme, copp
+		l.n++
+	}
+
+	alpha0 := alpha
+	best, bestMove := -65, -1
+	for i := 0; i < l.n; i++ {
+		l.pick(i)
+		var v int
+		if i == 0 {
+			v = -e.solve(l.me[i], l.opp[i], -beta, -alpha, empties-1)
+		} else {
+			v = -e.solve(l.me[i], l.opp[i], -alpha-1, -alpha, empties-1)
+			if v > alpha && v < beta && !e.aborted {
+				v = -e.solve(l.me[i], l.opp[i], -beta, -alpha, empties-1)
+			}
+		}
+		if e.aborted {
+			return 0
+		}
+		if v > best {
+			best, bestMove = v, int(l.sq[i])
+			if v > alpha {
+				alpha = v
+				if v >= beta {
+					break
+				}
+			}
+		}
+	}
+	if useTable {
+		e.end.store(me, opp, empties, alpha0, beta, best, bestMove)
+	}
+	return best
+}
+
+// solveSmall solves positions with few empties: it tries the empty squares
+// directly (odd regions first) instead of generating and sorting moves.
+func (e *Engine) solveSmall(me, opp uint64, alpha, beta, empties int) int {
+	empty := ^(me | opp)
+	if empties == 1 {
+		return e.last1(me, opp, bits.TrailingZeros64(empty))
+	}
+	e.nodes++
+	odd := oddRegions(empty)
+	best := -65
+	for _, set := range [2]uint64{empty & odd, empty &^ odd} {
+		for ; set != 0; set &= set - 1 {
+			sq := bits.TrailingZeros64(set)
+			if neighbours[sq]&opp == 0 {
+				continue
+			}
+			f := flips(me, opp, sq)
+			if f == 0 {
+				continue
+			}
+			v := -e.solveSmall(opp&^f, me|f|1<<uint(sq), -beta, -alpha, empties-1)
+			if v > best {
+				best = v
+				if v > alpha {
+					alpha = v
+					if v >= beta {
+						return v
+					}
+				}
+			}
+		}
+	}
+	if best == -65 {
+		// No move: pass if the opponent can move, else the game is over.
+		if legalMoves(opp, me) == 0 {
+			return finalScore(me, opp)
+		}
+		return -e.solveSmall(opp, me, -beta, -alpha, empties)
+	}
+	return best
+}
+
+// last1 returns the exact score with one empty square, sq: the side to move
+// plays it if it can, else the opponent does, else it goes to the winner.
+func (e *Engine) last1(me, opp uint64, sq int) int {
+	e.nodes++
+	mine := popcount(me)
+	if n := popcount(flips(me, opp, sq)); n > 0 {
+		return 2*(mine+n+1) - 64
+	}
+	if n := popcount(flips(opp, me, sq)); n > 0 {
+		return 2*(mine-n) - 64
+	}
+	// Nobody can play: 63 discs on the board, the empty goes to the winner.
+	d := 2*mine - 63
+	if d > 0 {
+		return d + 1
+	}
+	return d - 1
+}

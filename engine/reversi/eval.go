@@ -1,0 +1,224 @@
+package reversi
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+)
+
+// The evaluation is a linear function of features of the position, with one
+// set of weights per game phase (by number of empty squares):
+//
+//	score = sum_i w[phase][i] * feature_i  +  sum_edges edge[phase][pattern]
+//
+// Features are counted as (side to move) minus (opponent), so the score is
+// from the side to move's view, in evalScale units per disc. The weights are
+// in weights.json, embedded at build time; docs/reversi-engine.md says how
+// they were made.
+
+// evalScale is the number of evaluation units per disc: scores are
+// hundredths of a disc, so a midgame score reads as an estimated final disc
+// difference.
+const evalScale = 100
+
+// numPhases is the number of weight sets: phase = (empties-1)/phaseWidth, so
+// each set covers eight plies, enough positions per phase to fit well.
+const (
+	numPhases  = 8
+	phaseWidth = 8
+)
+
+// Feature indexes. Every feature is (mine - theirs) unless stated.
+const (
+	fMobility     = iota // legal moves
+	fPotential           // empty squares next to the other side's discs (potential mobility)
+	fCorners             // corner discs
+	fXSquares            // X-square discs next to an empty corner
+	fCSquares            // C-square discs next to an empty corner
+	fStable              // discs that can never be flipped
+	fParity              // 1 when the number of empties is odd (the side to move gets the last move), else 0
+	fDiscs               // discs
+	fCornerAccess        // corners among the legal moves
+	fFrontier            // discs next to an empty square (a frontier is a weakness)
+	numFeatures
+)
+
+// featureNames names the features in weights.json, in index order.
+var featureNames = [numFeatures]string{
+	"mobility", "potential_mobility", "corners", "x_squares", "c_squares",
+	"stable", "parity", "discs", "corner_access", "frontier",
+}
+
+// numEdgeConfigs is 3^8: each of the 8 squares of an edge is empty, mine or theirs.
+const numEdgeConfigs = 6561
+
+// weights is the evaluation's parameters.
+type weights struct {
+	Version  int                        `json:"version"`
+	Source   string                     `json:"source"`
+	Features [numFeatures]string        `json:"features"`
+	Scalar   [numPhases][numFeatures]int `json:"scalar"`
+	// Edge is the value of each edge configuration, indexed by the base-3
+	// number of its squares read from one corner to the other (0 empty,
+	// 1 mine, 2 theirs); empty means all zero.
+	Edge [][]int16 `json:"edge,omitempty"`
+}
+
+//go:embed weights.json
+var weightsJSON []byte
+
+// evalWeights is the loaded evaluation (read once at start-up).
+var evalWeights = mustLoadWeights(weightsJSON)
+
+// edgeTable is evalWeights.Edge as a fixed array (zeros when absent).
+var edgeTable [numPhases][numEdgeConfigs]int16
+
+func mustLoadWeights(data []byte) *weights {
+	w, err := parseWeights(data)
+	if err != nil {
+		panic(err) // the embedded file is part of the build; tests load it
+	}
+	for ph := range w.Edge {
+		copy(edgeTable[ph][:], w.Edge[ph])
+	}
+	return w
+}
+
+// parseWeights decodes and checks a weights file.
+func parseWeights(data []byte) (*weights, error) {
+	var w weights
+	if err := json.Unmarshal(data, &w); err != nil {
+		return nil, fmt.Errorf("reversi: weights: %w", err)
+	}
+	if w.Features != featureNames {
+		return nil, fmt.Errorf("reversi: weights: features %v, want %v", w.Features, featureNames)
+	}
+	if len(w.Edge) != 0 {
+		if len(w.Edge) != numPhases {
+			return nil, fmt.Errorf("reversi: weights: %d edge phases, want %d", len(w.Edge), numPhases)
+		}
+		for ph, e := range w.Edge {
+			if len(e) != numEdgeConfigs {
+				return nil, fmt.Errorf("reversi: weights: edge phase %d has %d entries, want %d", ph, len(e), numEdgeConfigs)
+			}
+		}
+	}
+	return &w, nil
+}
+
+// ternary[b] is the base-3 number whose digits are the bits of b (each 0 or
+// 1): the index contribution of "mine" discs; "theirs" count double.
+var ternary [256]int
+
+func init() {
+	for b := 0; b < 256; b++ {
+		v, p := 0, 1
+		for i := 0; i < 8; i++ {
+			if b&(1<<uint(i)) != 0 {
+				v += p
+			}
+			p *= 3
+		}
+		ternary[b] = v
+	}
+}
+
+// fileByte gathers file c (0 = a) into a byte, row 1 in bit 0.
+func fileByte(x uint64, c uint) uint8 {
+	x = (x >> c) & 0x0101010101010101
+	return uint8((x * 0x0102040810204080) >> 56)
+}
+
+// edgeIndexes returns the pattern index of the four edges: rank 1, rank 8,
+// file a and file h.
+func edgeIndexes(me, opp uint64) [4]int {
+	return [4]int{
+		ternary[uint8(me)] + 2*ternary[uint8(opp)],
+		ternary[uint8(me>>56)] + 2*ternary[uint8(opp>>56)],
+		ternary[fileByte(me, 0)] + 2*ternary[fileByte(opp, 0)],
+		ternary[fileByte(me, 7)] + 2*ternary[fileByte(opp, 7)],
+	}
+}
+
+// phaseOf returns the weight set for a position with the given empties.
+func phaseOf(empties int) int {
+	if empties < 1 {
+		return 0
+	}
+	ph := (empties - 1) / phaseWidth
+	if ph >= numPhases {
+		ph = numPhases - 1
+	}
+	return ph
+}
+
+// features computes the feature vector of the position (me to move).
+func features(me, opp uint64) [numFeatures]int {
+	var f [numFeatures]int
+	occupied := me | opp
+	empty := ^occupied
+	myMoves, oppMoves := legalMoves(me, opp), legalMoves(opp, me)
+	f[fMobility] = popcount(myMoves) - popcount(oppMoves)
+	f[fPotential] = popcount(potentialMoves(me, opp)) - popcount(potentialMoves(opp, me))
+	f[fCorners] = popcount(me&cornerMask) - popcount(opp&cornerMask)
+	// X- and C-squares count only while their corner is empty.
+	var xs, cs uint64
+	for i, corner := range [4]uint64{1 << 0, 1 << 7, 1 << 56, 1 << 63} {
+		if empty&corner != 0 {
+			xs |= xOf[i]
+			cs |= cOf[i]
+		}
+	}
+	f[fXSquares] = popcount(me&xs) - popcount(opp&xs)
+	f[fCSquares] = popcount(me&cs) - popcount(opp&cs)
+	f[fStable] = popcount(stableDiscs(me, occupied)) - popcount(stableDiscs(opp, occupied))
+	if popcount(empty)&1 == 1 {
+		f[fParity] = 1
+	}
+	f[fDiscs] = popcount(me) - popcount(opp)
+	f[fCornerAccess] = popcount(myMoves&cornerMask) - popcount(oppMoves&cornerMask)
+	nearEmpty := (empty<<1)&notFileA | (empty>>1)&notFileH | empty<<8 | empty>>8 |
+		(empty<<9)&notFileA | (empty>>9)&notFileH | (empty<<7)&notFileH | (empty>>7)&notFileA
+	f[fFrontier] = popcount(me&nearEmpty) - popcount(opp&nearEmpty)
+	return f
+}
+
+// xOf and cOf are the X-square and the two C-squares of each corner (a1, h1,
+// a8, h8).
+var (
+	xOf = [4]uint64{1 << 9, 1 << 14, 1 << 49, 1 << 54}
+	cOf = [4]uint64{1<<1 | 1<<8, 1<<6 | 1<<15, 1<<48 | 1<<57, 1<<55 | 1<<62}
+)
+
+// evaluate returns the static score of the position for the side to move, in
+// evalScale units per disc (clamped inside the range of real disc scores).
+func evaluate(me, opp uint64) int {
+	empties := 64 - popcount(me|opp)
+	ph := phaseOf(empties)
+	f := features(me, opp)
+	w := &evalWeights.Scalar[ph]
+	s := 0
+	for i, v := range f {
+		s += w[i] * v
+	}
+	e := &edgeTable[ph]
+	for _, idx := range edgeIndexes(me, opp) {
+		s += int(e[idx])
+	}
+	// Keep estimates strictly inside proven scores so that a known win
+	// is always preferred to a guessed one.
+	const limit = 63 * evalScale
+	if s > limit {
+		s = limit
+	} else if s < -limit {
+		s = -limit
+	}
+	return s
+}
+
+// Evaluate returns the engine's static estimate of p, in discs from the side
+// to move's view (positive: the side to move is ahead). It is the score the
+// search uses at its leaves, exposed for tools and tests.
+func Evaluate(p Position) float64 {
+	return float64(evaluate(p.me, p.opp)) / evalScale
+}

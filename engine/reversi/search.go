@@ -1,0 +1,507 @@
+package reversi
+
+import (
+	"context"
+	"errors"
+	"math/bits"
+	"math/rand"
+	"time"
+)
+
+// DefaultTableBytes is the memory NewEngine gives its transposition tables:
+// 32 MiB (half for the midgame search, half for the endgame solver) holds
+// about 1.4 million positions, several times what a 10-second search visits
+// after the tables' own cut-offs, while keeping many bot engines cheap.
+const DefaultTableBytes = 32 << 20
+
+// pollInterval is how many nodes pass between checks of the context: 4096
+// nodes take well under a millisecond, so a cancelled search stops promptly,
+// and the check's cost vanishes among the nodes.
+const pollInterval = 4096
+
+// infinity bounds every score: proven scores are at most 64 discs.
+const infinity = 65 * evalScale
+
+// Engine searches Reversi positions. It owns its transposition tables and is
+// reusable across games, but it is NOT safe for concurrent use: give each
+// goroutine its own Engine.
+type Engine struct {
+	mid *table // midgame search results (depth, centidisc bounds)
+	end *table // endgame solver results (empties, disc bounds)
+
+	// State of the search in progress.
+	nodes   uint64
+	done    <-chan struct{}
+	aborted bool
+	pv      [64]int8 // scratch for PV extraction
+}
+
+// NewEngine returns an engine with DefaultTableBytes of transposition tables.
+func NewEngine() *Engine { return NewEngineSize(DefaultTableBytes) }
+
+// NewEngineSize returns an engine whose tables use about tableBytes bytes in
+// total (at least 48 KiB).
+func NewEngineSize(tableBytes int) *Engine {
+	return &Engine{mid: newTable(tableBytes / 2), end: newTable(tableBytes / 2)}
+}
+
+// Clear forgets everything the engine learnt from earlier searches, so that
+// the next search behaves as with a new engine.
+func (e *Engine) Clear() {
+	e.mid.clear()
+	e.end.clear()
+}
+
+// Limits says how hard to search. The time limit is the context's deadline.
+type Limits struct {
+	// Level is the strength, 1..MaxLevel; 0 means MaxLevel.
+	Level int
+	// Depth, if positive, overrides the level's midgame depth. A depth at
+	// least the number of empty squares asks for an exact solve.
+	Depth int
+	// Progress, if not nil, is called after each completed iteration and
+	// after an endgame solve, on the searching goroutine: keep it cheap.
+	Progress func(Info)
+	// Seed drives the randomness of the weak levels; 0 is a fixed default,
+	// so play is reproducible. The same position, level and seed always give
+	// the same move.
+	Seed int64
+	// Exclude lists moves the search must not choose (for reporting the
+	// best alternatives, as NBoard's "hint n" does). Excluding every legal
+	// move is an error.
+	Exclude []Square
+}
+
+// Info reports a search: its progress after each iteration, and its result.
+type Info struct {
+	Depth   int           // midgame depth completed, or the number of empties when Exact
+	Nodes   uint64        // positions visited so far in this search
+	NPS     uint64        // nodes per second
+	Elapsed time.Duration // time since the search began
+	Best    Square        // best move found (Pass if the side must pass)
+	Score   int           // from the side to move's view, in discs (an estimate unless Exact)
+	Exact   bool          // Score is the proven result of perfect play
+	PV      []Square      // principal variation, starting with Best
+	// Centi is Score in hundredths of a disc (the unrounded estimate).
+	Centi int
+}
+
+// Result is the outcome of a search: the move to play and how it was found.
+type Result = Info
+
+// Errors returned by Search.
+var (
+	// ErrGameOver is returned when neither side can move.
+	ErrGameOver = errors.New("reversi: the game is over")
+	// ErrNoIteration is returned when the context ended before the first
+	// iteration finished.
+	ErrNoIteration = errors.New("reversi: search stopped before any result")
+)
+
+// rootMove is a candidate move at the root with its latest score.
+type rootMove struct {
+	sq    int
+	score int
+}
+
+// Search returns the move to play for the side to move, searching by
+// iterative deepening up to the level's depth, then (when the level's
+// endgame range is reached) solving the position exactly. When ctx is done it
+// returns the best move of the last completed iteration; it fails only if
+// ctx was done before the search began, if no iteration could finish, or if
+// the game is over. If the side to move must pass, it returns Pass at once.
+func (e *Engine) Search(ctx context.Context, p Position, lim Limits) (Result, error) {
+	if err := ctx.Err(); err != nil {
+		return Result{Best: NoSquare}, err
+	}
+	start := time.Now()
+	moves := legalMoves(p.me, p.opp)
+	if moves == 0 {
+		if legalMoves(p.opp, p.me) == 0 {
+			return Result{Best: NoSquare, Score: finalScore(p.me, p.opp), Exact: true}, ErrGameOver
+		}
+		return Result{Best: Pass, PV: []Square{Pass}}, nil
+	}
+	for _, x := range lim.Exclude {
+		if x >= 0 && x < 64 {
+			moves &^= 1 << uint(x)
+		}
+	}
+	if moves == 0 {
+		return Result{Best: NoSquare}, errors.New("reversi: every legal move is excluded")
+	}
+
+	lv := levelFor(lim.Level)
+	maxDepth := lv.depth
+	if lim.Depth > 0 {
+		maxDepth = lim.Depth
+	} else if _, ok := ctx.Deadline(); !ok && maxDepth > noDeadlineDepth {
+		maxDepth = noDeadlineDepth
+	}
+	empties := p.Empties()
+	solveFrom := lv.solveEmpties
+	if maxDepth >= empties {
+		solveFrom = empties // asked to search to the end: solve exactly
+	}
+
+	e.nodes = 0
+	e.done = ctx.Done()
+	e.aborted = false
+	e.mid.gen++
+	e.end.gen++
+
+	report := func(r *Result) {
+		r.Elapsed = time.Since(start)
+		r.Nodes = e.nodes
+		if s := r.Elapsed.Seconds(); s > 0 {
+			r.NPS = uint64(float64(e.nodes) / s)
+		}
+		if lim.Progress != nil {
+			lim.Progress(*r)
+		}
+	}
+
+	if lv.noise > 0 && lim.Depth == 0 {
+		return e.noisyRoot(p, moves, lv, lim.Seed, report), nil
+	}
+
+	// Midgame iterative deepening. In the endgame range it still runs a few
+	// shallow iterations: they order the solver's root moves and give a
+	// fallback move if the solve is cut short.
+	root := make([]rootMove, 0, 32)
+	for m := moves; m != 0; m &= m - 1 {
+		root = append(root, rootMove{sq: bits.TrailingZeros64(m)})
+	}
+	midDepth := maxDepth
+	if empties <= solveFrom && midDepth > endgamePreDepth {
+		midDepth = endgamePreDepth
+	}
+	if midDepth > empties {
+		midDepth = empties
+	}
+	var res Result
+	have := false
+	for d := 1; d <= midDepth; d++ {
+		score := e.searchRoot(p.me, p.opp, root, d, have)
+		if e.aborted {
+			break
+		}
+		have = true
+		res = Result{Depth: d, Best: Square(root[0].sq), Centi: score, Score: roundDiscs(score)}
+		res.PV = e.principalVariation(p, root[0].sq, false)
+		if d == empties {
+			res.Exact = true // a search to the end of the game is a solve
+		}
+		report(&res)
+	}
+	if !have {
+		return Result{Best: NoSquare}, ErrNoIteration
+	}
+
+	if empties <= solveFrom && !res.Exact {
+		best, score := e.solveRoot(p.me, p.opp, root)
+		if !e.aborted {
+			res = Result{Depth: empties, Best: Square(best), Score: score, Centi: score * evalScale, Exact: true}
+			res.PV = e.principalVariation(p, best, true)
+			report(&res)
+		}
+	}
+	res.Elapsed = time.Since(start)
+	res.Nodes = e.nodes
+	if s := res.Elapsed.Seconds(); s > 0 {
+		res.NPS = uint64(float64(e.nodes) / s)
+	}
+	return res, nil
+}
+
+// endgamePreDepth is the midgame depth searched before an exact solve: deep
+// enough to put the best move first for the solver, shallow enough to cost
+// a small fraction of the solve.
+const endgamePreDepth = 6
+
+// noDeadlineDepth caps the midgame depth of the top level when the context
+// has no deadline, so that a search without a time limit still ends (in
+// seconds on one core).
+const noDeadlineDepth = 14
+
+// roundDiscs converts evaluation units to whole discs, rounding half away
+// from zero.
+func roundDiscs(v int) int {
+	if v >= 0 {
+		return (v + evalScale/2) / evalScale
+	}
+	return -((-v + evalScale/2) / evalScale)
+}
+
+// poll checks the context; it is called every pollInterval nodes.
+func (e *Engine) poll() {
+	select {
+	case <-e.done:
+		e.aborted = true
+	default:
+	}
+}
+
+// searchRoot searches every root move to depth and sorts root so that the
+// best comes first; it returns the best score. ordered says whether root is
+// already sorted by an earlier iteration.
+func (e *Engine) searchRoot(me, opp uint64, root []rootMove, depth int, ordered bool) int {
+	if !ordered {
+		for i := range root {
+			sq := root[i].sq
+			f := flips(me, opp, sq)
+			root[i].score = -evaluate(opp&^f, me|f|1<<uint(sq))
+		}
+		sortRoot(root)
+	}
+	alpha, beta := -infinity, infinity
+	best := -infinity
+	for i := range root {
+		sq := root[i].sq
+		f := flips(me, opp, sq)
+		cme, copp := opp&^f, me|f|1<<uint(sq)
+		var v int
+		if i == 0 {
+			v = -e.pvs(cme, copp, -beta, -alpha, depth-1)
+		} else {
+			v = -e.pvs(cme, copp, -alpha-1, -alpha, depth-1)
+			if v > alpha && !e.aborted {
+				v = -e.pvs(cme, copp, -beta, -alpha, depth-1)
+			}
+		}
+		if e.aborted {
+			return best
+		}
+		if v > best {
+			best = v
+			if v > alpha {
+				alpha = v
+			}
+			root[i].score = v
+		} else {
+			root[i].score = -infinity + i // keep the old order among the rest
+		}
+	}
+	sortRoot(root)
+	e.mid.store(me, opp, depth, -infinity, infinity, best, root[0].sq)
+	return best
+}
+
+// sortRoot orders root moves by score, best first (stable).
+func sortRoot(root []rootMove) {
+	for i := 1; i < len(root); i++ {
+		for j := i; j > 0 && root[j].score > root[j-1].score; j-- {
+			root[j], root[j-1] = root[j-1], root[j]
+		}
+	}
+}
+
+// moveList is a fixed-size list of moves with their child positions and
+// ordering keys, so the search allocates nothing. It has room for 64 moves:
+// no position has more legal moves than empty squares.
+type moveList struct {
+	n     int
+	sq    [64]int8
+	key   [64]int32
+	me    [64]uint64
+	opp   [64]uint64
+}
+
+// pick moves the best-keyed remaining move to position i and returns it.
+func (l *moveList) pick(i int) {
+	b := i
+	for j := i + 1; j < l.n; j++ {
+		if l.key[j] > l.key[b] {
+			b = j
+		}
+	}
+	if b != i {
+		l.sq[i], l.sq[b] = l.sq[b], l.sq[i]
+		l.key[i], l.key[b] = l.key[b], l.key[i]
+		l.me[i], l.me[b] = l.me[b], l.me[i]
+		l.opp[i], l.opp[b] = l.opp[b], l.opp[i]
+	}
+}
+
+// Move-ordering constants for the midgame search.
+const (
+	// hashMoveKey puts the transposition table's move first.
+	hashMoveKey = 1 << 30
+	// evalOrderDepth is the remaining depth from which children are ordered
+	// by the full evaluation; below it, by the opponent's mobility, which is
+	// cheaper and nearly as good close to the leaves.
+	evalOrderDepth = 3
+)
+
+// pvs is the midgame principal-variation search (negamax, fail-soft),
+// returning the score of (me to move) in evalScale units.
+func (e *Engine) pvs(me, opp uint64, alpha, beta, depth int) int {
+	e.nodes++
+	if e.nodes%pollInterval == 0 {
+		e.poll()
+	}
+	if e.aborted {
+		return 0
+	}
+	empties := 64 - popcount(me|opp)
+	if depth >= empties && empties <= midgameSolveEmpties {
+		// The search reaches the end of the game anyway: solve it exactly
+		// with the faster endgame code.
+		a, b := floorDiv(alpha, evalScale), ceilDiv(beta, evalScale)
+		return e.solve(me, opp, a, b, empties) * evalScale
+	}
+	if depth <= 0 {
+		return evaluate(me, opp)
+	}
+	moves := legalMoves(me, opp)
+	if moves == 0 {
+		if legalMoves(opp, me) == 0 {
+			return finalScore(me, opp) * evalScale
+		}
+		return -e.pvs(opp, me, -beta, -alpha, depth)
+	}
+
+	hashMove := -1
+	if ent, ok := e.mid.probe(me, opp); ok {
+		if int(ent.depth) >= depth {
+			lo, hi := int(ent.lower), int(ent.upper)
+			if lo >= beta {
+				return lo
+			}
+			if hi <= alpha {
+				return hi
+			}
+			if lo == hi {
+				return lo
+			}
+		}
+		hashMove = int(ent.move)
+	}
+
+	var l moveList
+	for m := moves; m != 0; m &= m - 1 {
+		sq := bits.TrailingZeros64(m)
+		f := flips(me, opp, sq)
+		cme, copp := opp&^f, me|f|1<<uint(sq)
+		var key int
+		switch {
+		case sq == hashMove:
+			key = hashMoveKey
+		case depth >= evalOrderDepth:
+			key = -evaluate(cme, copp)
+		default:
+			key = orderKey(cme, copp, sq)
+		}
+		l.sq[l.n], l.key[l.n], l.me[l.n], l.opp[l.n] = int8(sq), int32(key), cme, copp
+		l.n++
+	}
+
+	alpha0 := alpha
+	best, bestMove := -infinity, -1
+	for i := 0; i < l.n; i++ {
+		l.pick(i)
+		var v int
+		if i == 0 {
+			v = -e.pvs(l.me[i], l.opp[i], -beta, -alpha, depth-1)
+		} else {
+			v = -e.pvs(l.me[i], l.opp[i], -alpha-1, -alpha, depth-1)
+			if v > alpha && v < beta && !e.aborted {
+				v = -e.pvs(l.me[i], l.opp[i], -beta, -alpha, depth-1)
+			}
+		}
+		if e.aborted {
+			return 0
+		}
+		if v > best {
+			best, bestMove = v, int(l.sq[i])
+			if v > alpha {
+				alpha = v
+				if v >= beta {
+					break
+				}
+			}
+		}
+	}
+	e.mid.store(me, opp, depth, alpha0, beta, best, bestMove)
+	return best
+}
+
+// midgameSolveEmpties is the most empties at which the midgame search hands
+// a node that it would search to the end anyway to the exact solver; beyond
+// it such nodes are rare and an exact solve could take far longer than the
+// depth-limited search the caller asked for.
+const midgameSolveEmpties = 14
+
+// orderKey ranks a move for ordering near the leaves: fewer replies for the
+// opponent is better, corners are good, X-squares next to an empty corner
+// are bad.
+func orderKey(cme, copp uint64, sq int) int {
+	replies := legalMoves(cme, copp)
+	k := -16*popcount(replies) - 32*popcount(replies&cornerMask)
+	bit := uint64(1) << uint(sq)
+	if bit&cornerMask != 0 {
+		k += 64
+	}
+	return k
+}
+
+func floorDiv(a, b int) int {
+	q := a / b
+	if (a%b != 0) && ((a < 0) != (b < 0)) {
+		q--
+	}
+	return q
+}
+
+func ceilDiv(a, b int) int { return -floorDiv(-a, b) }
+
+// principalVariation follows the best moves stored in the tables from p,
+// starting with first.
+func (e *Engine) principalVariation(p Position, first int, exact bool) []Square {
+	pv := []Square{Square(first)}
+	q := p.play(first)
+	t := e.mid
+	if exact {
+		t = e.end
+	}
+	seen := map[Position]bool{p: true}
+	for len(pv) < 60 && !q.GameOver() && !seen[q] {
+		seen[q] = true
+		if q.MustPass() {
+			pv = append(pv, Pass)
+			q, _ = q.PlayPass()
+			continue
+		}
+		ent, ok := t.probe(q.me, q.opp)
+		if !ok || ent.move < 0 || !q.IsLegal(Square(ent.move)) {
+			break
+		}
+		pv = append(pv, Square(ent.move))
+		q = q.play(int(ent.move))
+	}
+	return pv
+}
+
+// noisyRoot plays a weak level: every root move is searched with a full
+// window to the level's depth, a random amount up to the level's noise is
+// added to each score, and the best noisy score is played. The random
+// stream depends only on the seed and the position, so play is reproducible.
+func (e *Engine) noisyRoot(p Position, moves uint64, lv level, seed int64, report func(*Result)) Result {
+	if seed == 0 {
+		seed = 1
+	}
+	rng := rand.New(rand.NewSource(seed ^ int64(hashPosition(p.me, p.opp)>>1)))
+	best, bestScore, bestNoisy := -1, 0, -1<<30
+	for m := moves; m != 0; m &= m - 1 {
+		sq := bits.TrailingZeros64(m)
+		f := flips(p.me, p.opp, sq)
+		v := -e.pvs(p.opp&^f, p.me|f|1<<uint(sq), -infinity, infinity, lv.depth-1)
+		noisy := v + rng.Intn(2*lv.noise+1) - lv.noise
+		if noisy > bestNoisy {
+			best, bestScore, bestNoisy = sq, v, noisy
+		}
+	}
+	res := Result{Depth: lv.depth, Best: Square(best), Centi: bestScore, Score: roundDiscs(bestScore), PV: []Square{Square(best)}}
+	report(&res)
+	return res
+}

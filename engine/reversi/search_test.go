@@ -1,0 +1,309 @@
+package reversi
+
+import (
+	"bufio"
+	"context"
+	"math/rand"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// ffoFile holds FFO endgame positions #40-#44 with their exact scores and
+// best moves (FForum problem set; source and checks cited inside the file).
+const ffoFile = "../../../shared/data/ffo-40-44.txt"
+
+type ffoPosition struct {
+	id    int
+	pos   Position
+	best  []Square
+	score int
+}
+
+func readFFO(t testing.TB) []ffoPosition {
+	f, err := os.Open(ffoFile)
+	if err != nil {
+		t.Fatalf("open FFO file: %v", err)
+	}
+	defer f.Close()
+	var out []ffoPosition
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		fs := strings.Fields(line)
+		if len(fs) != 5 {
+			t.Fatalf("bad FFO line %q", line)
+		}
+		out = append(out, parseFFOLine(t, fs))
+	}
+	return out
+}
+
+func parseFFOLine(t testing.TB, fs []string) ffoPosition {
+	id, _ := strconv.Atoi(fs[0])
+	side := Black
+	if fs[2] == "O" {
+		side = White
+	}
+	p, err := ParsePosition(fs[1], side)
+	if err != nil {
+		t.Fatalf("FFO #%d: %v", id, err)
+	}
+	var best []Square
+	for _, s := range strings.Split(fs[3], ",") {
+		sq, err := ParseSquare(s)
+		if err != nil {
+			t.Fatalf("FFO #%d: %v", id, err)
+		}
+		best = append(best, sq)
+	}
+	score, err := strconv.Atoi(fs[4])
+	if err != nil {
+		t.Fatalf("FFO #%d: %v", id, err)
+	}
+	return ffoPosition{id: id, pos: p, best: best, score: score}
+}
+
+// TestFFO40 solves FFO #40 (20 empties) exactly: a2, +38 for black.
+func TestFFO40(t *testing.T) {
+	for _, fp := range readFFO(t) {
+		if fp.id != 40 {
+			continue
+		}
+		e := NewEngine()
+		res, err := e.Search(context.Background(), fp.pos, Limits{Depth: 60})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.Exact || res.Score != fp.score {
+			t.Errorf("FFO #40: score %d exact=%v, want %d", res.Score, res.Exact, fp.score)
+		}
+		ok := false
+		for _, b := range fp.best {
+			ok = ok || b == res.Best
+		}
+		if !ok {
+			t.Errorf("FFO #40: best %s, want one of %v", res.Best, fp.best)
+		}
+		t.Logf("FFO #40: %s %+d, %d nodes in %v", res.Best, res.Score, res.Nodes, res.Elapsed)
+		return
+	}
+	t.Fatal("FFO #40 not in the data file")
+}
+
+// minimax is the oracle for the solver: plain negamax over the rules API,
+// no pruning, no tables.
+func minimax(p Position) int {
+	if p.GameOver() {
+		s := p.FinalScore()
+		if p.ToMove() == White {
+			s = -s
+		}
+		return s
+	}
+	if p.MustPass() {
+		q, _ := p.PlayPass()
+		return -minimax(q)
+	}
+	best := -65
+	for _, m := range p.LegalMoves() {
+		q, _ := p.Play(m)
+		if v := -minimax(q); v > best {
+			best = v
+		}
+	}
+	return best
+}
+
+// endgamePositions plays random games and keeps the positions at the given
+// number of empties.
+func endgamePositions(rng *rand.Rand, n, empties int) []Position {
+	var out []Position
+	for len(out) < n {
+		p := Start()
+		for !p.GameOver() && p.Empties() > empties {
+			if p.MustPass() {
+				p, _ = p.PlayPass()
+				continue
+			}
+			ms := p.LegalMoves()
+			p, _ = p.Play(ms[rng.Intn(len(ms))])
+		}
+		if p.Empties() == empties && !p.GameOver() {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func TestSolverAgainstMinimax(t *testing.T) {
+	rng := rand.New(rand.NewSource(7))
+	e := NewEngineSize(1 << 20)
+	for _, empties := range []int{1, 2, 3, 5, 7, 9} {
+		for _, p := range endgamePositions(rng, 25, empties) {
+			want := minimax(p)
+			// Whole window, and windows around and away from the score:
+			// a fail-soft solver must get the side of the window right.
+			if got := e.solve(p.me, p.opp, -65, 65, empties); got != want {
+				t.Fatalf("solve(%d empties)\n%s= %d, want %d", empties, p.Diagram(), got, want)
+			}
+			for _, w := range [][2]int{{want - 1, want + 1}, {want, want + 2}, {want - 2, want}, {-65, want - 3}, {want + 3, 65}} {
+				got := e.solve(p.me, p.opp, w[0], w[1], empties)
+				switch {
+				case got <= w[0] && want > w[0],
+					got >= w[1] && want < w[1],
+					got > w[0] && got < w[1] && got != want:
+					t.Fatalf("solve window %v of\n%s= %d, true %d", w, p.Diagram(), got, want)
+				}
+			}
+			if p.MustPass() {
+				continue
+			}
+			res, err := e.Search(context.Background(), p, Limits{Depth: 60})
+			if err != nil || !res.Exact || res.Score != want {
+				t.Fatalf("Search(%d empties)\n%s= %+v %v, want %d", empties, p.Diagram(), res, err, want)
+			}
+			q := p.play(int(res.Best))
+			if -minimax(q) != want {
+				t.Fatalf("Search best %s does not reach %d", res.Best, want)
+			}
+		}
+	}
+}
+
+func TestSearchProgressAndPV(t *testing.T) {
+	e := NewEngine()
+	var infos []Info
+	p := Start()
+	res, err := e.Search(context.Background(), p, Limits{Depth: 6, Progress: func(i Info) { infos = append(infos, i) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(infos) != 6 {
+		t.Fatalf("got %d progress reports, want one per depth (6)", len(infos))
+	}
+	for i, inf := range infos {
+		if inf.Depth != i+1 || len(inf.PV) == 0 || inf.PV[0] != inf.Best || !p.IsLegal(inf.Best) {
+			t.Errorf("report %d: %+v", i, inf)
+		}
+	}
+	if res.Depth != 6 || res.Nodes == 0 || res.Exact {
+		t.Errorf("result %+v", res)
+	}
+	// The PV is a legal line.
+	if _, err := Replay(p, res.PV); err != nil {
+		t.Errorf("PV %v: %v", res.PV, err)
+	}
+}
+
+func TestSearchSpecialPositions(t *testing.T) {
+	mustPass, _ := ParsePosition("XO-"+strings.Repeat("X", 61), White)
+	over, _ := ParsePosition(strings.Repeat("X", 64), Black)
+	tests := []struct {
+		name    string
+		p       Position
+		want    Square
+		wantErr error
+	}{
+		{"forced pass", mustPass, Pass, nil},
+		{"game over", over, NoSquare, ErrGameOver},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := NewEngine().Search(context.Background(), tc.p, Limits{})
+			if err != tc.wantErr || res.Best != tc.want {
+				t.Errorf("got %v %v, want %v %v", res.Best, err, tc.want, tc.wantErr)
+			}
+		})
+	}
+}
+
+func TestSearchCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := NewEngine().Search(ctx, Start(), Limits{}); err == nil {
+		t.Error("search with a cancelled context succeeded")
+	}
+	// Cancel from the progress callback after depth 2: the search must
+	// return the depth-2 move at once, without error.
+	ctx, cancel = context.WithCancel(context.Background())
+	defer cancel()
+	p, _ := Replay(Start(), mustTranscript(t, "f5d6c3d3c4f4f6f3e6e7"))
+	res, err := NewEngine().Search(ctx, p, Limits{Depth: 30, Progress: func(i Info) {
+		if i.Depth == 2 {
+			cancel()
+		}
+	}})
+	if err != nil || res.Depth < 2 || !p.IsLegal(res.Best) {
+		t.Errorf("got %+v %v", res, err)
+	}
+	// A deadline in the past still yields a result when cancelled mid-way.
+	ctx2, cancel2 := context.WithDeadline(context.Background(), time.Now().Add(time.Hour))
+	defer cancel2()
+	if _, err := NewEngine().Search(ctx2, p, Limits{Depth: 3}); err != nil {
+		t.Error(err)
+	}
+}
+
+func mustTranscript(t testing.TB, s string) []Square {
+	m, err := ParseTranscript(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func TestExcludeMoves(t *testing.T) {
+	e := NewEngine()
+	p := Start()
+	first, err := e.Search(context.Background(), p, Limits{Depth: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := e.Search(context.Background(), p, Limits{Depth: 3, Exclude: []Square{first.Best}})
+	if err != nil || second.Best == first.Best {
+		t.Errorf("exclusion ignored: %v %v", second.Best, err)
+	}
+	if _, err := e.Search(context.Background(), p, Limits{Exclude: p.LegalMoves()}); err == nil {
+		t.Error("excluding every move is not an error")
+	}
+}
+
+func TestLevelsDeterministic(t *testing.T) {
+	p, _ := Replay(Start(), mustTranscript(t, "f5d6c3d3c4f4"))
+	for lv := 1; lv <= 4; lv++ {
+		a, err1 := NewEngine().Search(context.Background(), p, Limits{Level: lv, Seed: 42})
+		b, err2 := NewEngine().Search(context.Background(), p, Limits{Level: lv, Seed: 42})
+		if err1 != nil || err2 != nil || a.Best != b.Best || !p.IsLegal(a.Best) {
+			t.Errorf("level %d: %v %v / %v %v", lv, a.Best, err1, b.Best, err2)
+		}
+	}
+	// Level 1 makes real mistakes: over many seeds it plays several moves.
+	seen := map[Square]bool{}
+	for seed := int64(1); seed <= 30; seed++ {
+		r, _ := NewEngine().Search(context.Background(), p, Limits{Level: 1, Seed: seed})
+		seen[r.Best] = true
+	}
+	if len(seen) < 2 {
+		t.Errorf("level 1 always plays %v", seen)
+	}
+}
+
+func TestEvaluateSymmetric(t *testing.T) {
+	// The evaluation sees the same position mirrored or rotated the same
+	// way, and flips sign with the colours: the features are symmetric.
+	rng := rand.New(rand.NewSource(3))
+	for _, p := range randomPositions(rng, 20)[:300] {
+		v := evaluate(p.me, p.opp)
+		for _, tr := range []func(uint64) uint64{flipVertical, mirrorHorizontal, flipDiagonal} {
+			if w := evaluate(tr(p.me), tr(p.opp)); w != v {
+				t.Fatalf("eval %d, transformed %d\n%s", v, w, p.Diagram())
+			}
+		}
+	}
+}

@@ -1,0 +1,163 @@
+package reversi
+
+import "math/bits"
+
+// zobrist holds one random key per (byte position, byte value) of the two
+// bitboards: the hash of a position is the XOR of 16 lookups. It is Zobrist
+// hashing over 8-square chunks instead of single squares, which costs 16
+// lookups per hash instead of one per disc and needs no incremental update
+// when a move flips many discs at once.
+var zobrist [16][256]uint64
+
+func init() {
+	// splitmix64 from a fixed seed: the keys (and so the table layout) are
+	// the same in every run, which keeps searches reproducible.
+	x := uint64(0x9E3779B97F4A7C15)
+	for i := range zobrist {
+		for j := range zobrist[i] {
+			x += 0x9E3779B97F4A7C15
+			z := x
+			z = (z ^ z>>30) * 0xBF58476D1CE4E5B9
+			z = (z ^ z>>27) * 0x94D049BB133111EB
+			zobrist[i][j] = z ^ z>>31
+		}
+	}
+}
+
+// hashPosition returns the Zobrist hash of the side-relative position.
+func hashPosition(me, opp uint64) uint64 {
+	h := zobrist[0][byte(me)] ^ zobrist[1][byte(me>>8)] ^ zobrist[2][byte(me>>16)] ^
+		zobrist[3][byte(me>>24)] ^ zobrist[4][byte(me>>32)] ^ zobrist[5][byte(me>>40)] ^
+		zobrist[6][byte(me>>48)] ^ zobrist[7][byte(me>>56)]
+	h ^= zobrist[8][byte(opp)] ^ zobrist[9][byte(opp>>8)] ^ zobrist[10][byte(opp>>16)] ^
+		zobrist[11][byte(opp>>24)] ^ zobrist[12][byte(opp>>32)] ^ zobrist[13][byte(opp>>40)] ^
+		zobrist[14][byte(opp>>48)] ^ zobrist[15][byte(opp>>56)]
+	return h
+}
+
+// ttEntry is one transposition-table slot. It keeps the full position, so a
+// hash collision can never return another position's bounds.
+type ttEntry struct {
+	me, opp uint64
+	lower   int16 // proven lower bound on the score
+	upper   int16 // proven upper bound on the score
+	depth   int8  // search depth (midgame) or empties (endgame) of the bounds
+	move    int8  // best move found, or -1
+	gen     uint8 // search generation, to prefer replacing stale entries
+}
+
+// ttEntryBytes is the size of ttEntry in memory, for sizing tables.
+const ttEntryBytes = 24
+
+// table is a transposition table of two-slot buckets. Each slot is replaced
+// when it holds the same position, is from an older search, or is shallower.
+type table struct {
+	entries []ttEntry
+	mask    uint64 // len(entries)-1 with the lowest bit cleared: bucket index
+	gen     uint8
+}
+
+// newTable makes a table of about the given size in bytes (a power of two
+// number of entries, at least 1024).
+func newTable(sizeBytes int) *table {
+	n := 1024
+	for n*2*ttEntryBytes <= sizeBytes {
+		n *= 2
+	}
+	t := &table{entries: make([]ttEntry, n), mask: uint64(n-1) &^ 1}
+	t.clear()
+	return t
+}
+
+// clear empties the table.
+func (t *table) clear() {
+	for i := range t.entries {
+		t.entries[i] = ttEntry{move: -1}
+	}
+	t.gen = 0
+}
+
+// probe returns the entry for the position, if stored.
+func (t *table) probe(me, opp uint64) (ttEntry, bool) {
+	i := hashPosition(me, opp) & t.mask
+	b := t.entries[i : i+2 : i+2]
+	if b[0].me == me && b[0].opp == opp && (me|opp) != 0 {
+		return b[0], true
+	}
+	if b[1].me == me && b[1].opp == opp && (me|opp) != 0 {
+		return b[1], true
+	}
+	return ttEntry{}, false
+}
+
+// store records the result of a search of the position with window
+// (alpha, beta): a score <= alpha is an upper bound, >= beta a lower bound,
+// in between exact.
+func (t *table) store(me, opp uint64, depth int, alpha, beta, score int, move int) {
+	i := hashPosition(me, opp) & t.mask
+	b := t.entries[i : i+2 : i+2]
+	slot := &b[0]
+	switch {
+	case b[0].me == me && b[0].opp == opp:
+	case b[1].me == me && b[1].opp == opp:
+		slot = &b[1]
+	default:
+		// Keep the more valuable entry: current generation and deeper.
+		if worth(b[1], t.gen) < worth(b[0], t.gen) {
+			slot = &b[1]
+		}
+	}
+	if slot.me == me && slot.opp == opp && int(slot.depth) > depth {
+		// A deeper result is worth more than this one: keep it.
+		if slot.move < 0 && move >= 0 {
+			slot.move = int8(move)
+		}
+		return
+	}
+	if slot.me != me || slot.opp != opp || int(slot.depth) != depth {
+		*slot = ttEntry{me: me, opp: opp, lower: -32000, upper: 32000, depth: int8(depth), move: -1}
+	}
+	switch {
+	case score <= alpha:
+		if int16(score) < slot.upper {
+			slot.upper = int16(score)
+		}
+	case score >= beta:
+		if int16(score) > slot.lower {
+			slot.lower = int16(score)
+		}
+	default:
+		slot.lower, slot.upper = int16(score), int16(score)
+	}
+	if slot.lower > slot.upper {
+		// Bounds from searches that disagree (possible in the midgame with
+		// a depth-dependent score): keep the newest result alone.
+		slot.lower, slot.upper = -32000, 32000
+		if score <= alpha {
+			slot.upper = int16(score)
+		} else if score >= beta {
+			slot.lower = int16(score)
+		} else {
+			slot.lower, slot.upper = int16(score), int16(score)
+		}
+	}
+	if move >= 0 {
+		slot.move = int8(move)
+	}
+	slot.gen = t.gen
+}
+
+// worth ranks entries for replacement: stale ones first, then shallow ones.
+func worth(e ttEntry, gen uint8) int {
+	w := int(e.depth)
+	if e.gen == gen {
+		w += 128
+	}
+	if e.me|e.opp == 0 {
+		w = -1
+	}
+	return w
+}
+
+// popcount is bits.OnesCount64, named for brevity in the search code.
+func popcount(x uint64) int { return bits.OnesCount64(x) }
