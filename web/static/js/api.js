@@ -1,0 +1,70 @@
+// API: the HTTP part of the protocol (create a room, the lobby, a room's record).
+
+import { API } from './config.js';
+import { ProtocolError } from './errors.js';
+
+/**
+ * call fetches one API path and returns its JSON, or throws a ProtocolError
+ * with the server's code ('network' when the server cannot be reached).
+ * @param {string} path
+ * @param {RequestInit} [init]
+ */
+async function call(path, init) {
+  let res;
+  try {
+    res = await fetch(API + path, { headers: { Accept: 'application/json', 'Content-Type': 'application/json' }, ...init });
+  } catch {
+    throw new ProtocolError('network');
+  }
+  let body = null;
+  try {
+    body = await res.json();
+  } catch {
+    // a proxy's HTML error page: fall through to the status
+  }
+  if (!res.ok) {
+    const err = body && body.error;
+    throw new ProtocolError(err?.code || (res.status >= 500 ? 'unavailable' : 'bad_request'), err?.message || `HTTP ${res.status}`);
+  }
+  return body;
+}
+
+/**
+ * @typedef {{kind: 'open'} | {kind: 'bot', level: number}} SeatRequest
+ * @typedef {{game: 'reversi'|'gomoku', size?: number, rule?: string, black: SeatRequest, white: SeatRequest}} CreateRequest
+ */
+
+/**
+ * createRoom makes a room and returns {id, url, state}.
+ * @param {CreateRequest} req
+ * @returns {Promise<{id: string, url: string, state: any}>}
+ */
+export function createRoom(req) {
+  return call('/rooms', { method: 'POST', body: JSON.stringify(req) });
+}
+
+/**
+ * listRooms returns the lobby's rooms, most recently active first.
+ * @returns {Promise<any[]>}
+ */
+export async function listRooms() {
+  const body = await call('/rooms');
+  return body.rooms || [];
+}
+
+/**
+ * listGames returns what can be played: sizes, rules and the highest bot level per game.
+ * @returns {Promise<{game: string, sizes: number[], rules: string[], maxLevel: number}[]>}
+ */
+export async function listGames() {
+  const body = await call('/games');
+  return body.games || [];
+}
+
+/**
+ * roomRecord returns a room's state and whole event log.
+ * @param {string} id
+ */
+export function roomRecord(id) {
+  return call(`/rooms/${encodeURIComponent(id)}`);
+}

@@ -1,0 +1,51 @@
+// Main: the router. "/" is the lobby, "/r/{id}" a room; links marked
+// data-link change the page without reloading it.
+
+import { mountLobby } from './lobby.js';
+import { mountRoom } from './room.js';
+import { h, replace } from './dom.js';
+
+/** @type {(() => void) | null} */
+let unmount = null;
+
+/**
+ * roomId returns the room id of a "/r/{id}" path, or null.
+ * @param {string} path
+ */
+export function roomId(path) {
+  const m = /^\/r\/([A-Za-z0-9_-]{1,64})\/?$/.exec(path);
+  return m ? m[1] : null;
+}
+
+function route() {
+  const root = /** @type {HTMLElement} */ (document.getElementById('app'));
+  if (unmount) unmount();
+  unmount = null;
+  const path = location.pathname;
+  const id = roomId(path);
+  if (id) unmount = mountRoom(root, id);
+  else if (path === '/' || path === '/index.html') unmount = mountLobby(root, navigate);
+  else {
+    document.title = 'Not found · Board Hall';
+    replace(root, h('main', { class: 'card not-found' }, h('h2', null, 'Page not found'), h('a', { class: 'button primary', href: '/', 'data-link': '' }, 'Back to the lobby')));
+  }
+  window.scrollTo(0, 0);
+}
+
+/**
+ * navigate shows another page of the client without a reload.
+ * @param {string} path
+ */
+export function navigate(path) {
+  history.pushState(null, '', path);
+  route();
+}
+
+document.addEventListener('click', (e) => {
+  const a = /** @type {Element} */ (e.target).closest?.('a[data-link]');
+  if (!a || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+  e.preventDefault();
+  navigate(a.getAttribute('href') || '/');
+});
+window.addEventListener('popstate', route);
+route();

@@ -1,0 +1,85 @@
+// Prefs: what the browser remembers between visits (localStorage): the
+// player's name and, per room, the secret seat token.
+
+/** KEY_PREFIX keeps our keys apart from anything else on the origin. */
+const KEY_PREFIX = 'boardhall.';
+
+/** NAME_MAX is the longest name the server accepts (docs/protocol.md, sit). */
+export const NAME_MAX = 24;
+
+/** @returns {Storage|null} */
+function storage() {
+  try {
+    return globalThis.localStorage ?? null;
+  } catch {
+    return null; // storage disabled: the seat lasts as long as the tab
+  }
+}
+
+/**
+ * playerName returns the name to sit down with: the one saved, or a new
+ * "Guest 1234" that is then saved.
+ * @returns {string}
+ */
+export function playerName() {
+  const s = storage();
+  const saved = s?.getItem(KEY_PREFIX + 'name');
+  if (saved && saved.trim()) return saved.trim().slice(0, NAME_MAX);
+  const name = `Guest ${1000 + Math.floor(Math.random() * 9000)}`;
+  s?.setItem(KEY_PREFIX + 'name', name);
+  return name;
+}
+
+/**
+ * setPlayerName saves the name (trimmed, at most NAME_MAX characters, without
+ * control characters, which the server refuses).
+ * @param {string} name
+ * @returns {string} the name saved
+ */
+export function setPlayerName(name) {
+  const clean = cleanName(name);
+  if (clean) storage()?.setItem(KEY_PREFIX + 'name', clean);
+  return clean;
+}
+
+/**
+ * cleanName trims a name, drops control characters and cuts it to NAME_MAX characters.
+ * @param {string} name
+ * @returns {string}
+ */
+export function cleanName(name) {
+  // eslint-disable-next-line no-control-regex
+  return Array.from(String(name).replace(/[\u0000-\u001f\u007f-\u009f]/g, '').trim()).slice(0, NAME_MAX).join('').trim();
+}
+
+/**
+ * @typedef {{token: string, seat: 'black'|'white'}} SeatGrant
+ */
+
+/**
+ * seatGrant returns the saved seat token for a room, if any.
+ * @param {string} room
+ * @returns {SeatGrant|null}
+ */
+export function seatGrant(room) {
+  const raw = storage()?.getItem(KEY_PREFIX + 'seat.' + room);
+  if (!raw) return null;
+  try {
+    const g = JSON.parse(raw);
+    return typeof g.token === 'string' && g.token ? g : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * saveSeatGrant keeps a room's seat token, or forgets it when grant is null.
+ * @param {string} room
+ * @param {SeatGrant|null} grant
+ */
+export function saveSeatGrant(room, grant) {
+  const s = storage();
+  if (!s) return;
+  if (grant) s.setItem(KEY_PREFIX + 'seat.' + room, JSON.stringify(grant));
+  else s.removeItem(KEY_PREFIX + 'seat.' + room);
+}
