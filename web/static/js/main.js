@@ -4,18 +4,11 @@
 import { mountLobby } from './lobby.js';
 import { mountRoom } from './room.js';
 import { h, replace } from './dom.js';
+import { roomId } from './routes.js';
 
 /** @type {(() => void) | null} */
 let unmount = null;
 
-/**
- * roomId returns the room id of a "/r/{id}" path, or null.
- * @param {string} path
- */
-export function roomId(path) {
-  const m = /^\/r\/([A-Za-z0-9_-]{1,64})\/?$/.exec(path);
-  return m ? m[1] : null;
-}
 
 function route() {
   const root = /** @type {HTMLElement} */ (document.getElementById('app'));

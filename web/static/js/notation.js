@@ -89,6 +89,7 @@ export function parseBoard(board, size) {
 export function startBoard(game, size) {
   const cells = new Array(size * size).fill('-');
   if (game === 'reversi') {
+    /** @param {string} name @param {string} ch */
     const set = (name, ch) => {
       const { r, c } = parseCell(game, size, name);
       cells[r * size + c] = ch;

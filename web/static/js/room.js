@@ -84,9 +84,10 @@ export function mountRoom(root, id) {
     });
   }
 
+  /** @returns {Promise<void>} */
   async function join() {
     if (joining) return joining;
-    joining = (async () => {
+    joining = (async () => /** @type {Promise<void>} */ {
       const room = store.get();
       const grant = seatGrant(id);
       /** @type {Record<string, any>} */

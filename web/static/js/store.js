@@ -226,7 +226,9 @@ export function view(room) {
  * @returns {{evals: {x: number, y: number}[], discs: {x: number, y: number}[]}}
  */
 export function evalSeries(game, plies) {
+  /** @type {{x: number, y: number}[]} */
   const evals = [];
+  /** @type {{x: number, y: number}[]} */
   const discs = [];
   if (game === 'reversi') discs.push({ x: 0, y: 0 });
   plies.forEach((p, i) => {
@@ -251,12 +253,12 @@ export function seatName(info) {
 }
 
 /** REASONS are the result reasons of the protocol in words. */
-const REASONS = Object.freeze({
+const REASONS = /** @type {Readonly<Record<string, string>>} */ (Object.freeze({
   no_moves: 'neither side can move',
   five: 'five in a row',
   board_full: 'the board is full',
   resign: 'resignation',
-});
+}));
 
 /**
  * resultText says how a game ended: who won, by how much, or a draw.

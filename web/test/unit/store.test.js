@@ -1,0 +1,204 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  newRoom, onJoined, onEvent, onThinking, onViewers, history, view, evalSeries, seatName, resultText,
+  turnText, passNotice, formatScore, canAct, createStore, other,
+} from '../../static/js/store.js';
+import { startBoard } from '../../static/js/notation.js';
+
+const START = startBoard('reversi', 8);
+
+/** state builds a Reversi room state with overrides. */
+function state(over = {}) {
+  return {
+    id: 'r1', game: 'reversi', size: 8, rule: '', version: 0, gameNo: 1, status: 'playing',
+    board: START, toMove: 'black', legal: ['d3', 'c4', 'f5', 'e6'], lastMove: null, flipped: null,
+    counts: { black: 2, white: 2 }, moves: [],
+    seats: { black: { kind: 'human', name: 'Ann' }, white: { kind: 'human', name: 'Bob' } },
+    result: null, winLine: null, undoRequest: null, viewers: 2, ...over,
+  };
+}
+
+// Boards after f5 and after f5 d6, as the server would send them.
+const AFTER_F5 = '---------------------------OX------XXX--------------------------'.padEnd(64, '-');
+const AFTER_D6 = '---------------------------OX------OXX------O-------------------'.padEnd(64, '-');
+
+function move(seq, seat, mv, board, extra = {}) {
+  return { seq, type: 'move', time: '2026-11-22T18:00:00Z', seat, move: mv, board, flipped: [], ...extra };
+}
+
+test('onJoined with the whole log, then events in order', () => {
+  let room = newRoom('r1');
+  room = onJoined(room, { seat: 'black', full: true, state: state(), events: [{ seq: 1, type: 'seat', seat: 'black', kind: 'human', name: 'Ann' }] });
+  assert.equal(room.seat, 'black');
+  assert.equal(room.lastSeq, 1);
+  const r2 = onEvent(room, { event: move(2, 'black', 'f5', AFTER_F5, { flipped: ['e5'] }), state: state({ version: 2, moves: ['f5'], toMove: 'white', board: AFTER_F5 }) });
+  assert.equal(r2.gap, false);
+  assert.equal(r2.fresh, true);
+  assert.equal(r2.room.lastSeq, 2);
+  assert.equal(r2.room.state.version, 2);
+  // The same event again (ack and event racing, or a resend) changes nothing.
+  const dup = onEvent(r2.room, { event: move(2, 'black', 'f5', AFTER_F5), state: state({ version: 2 }) });
+  assert.equal(dup.fresh, false);
+  assert.equal(dup.room, r2.room);
+});
+
+test('onEvent reports a gap and keeps the state', () => {
+  let room = onJoined(newRoom('r1'), { seat: null, full: true, state: state(), events: [] });
+  const r = onEvent(room, { event: move(3, 'white', 'd6', AFTER_D6), state: state({ version: 3, moves: ['f5', 'd6'] }) });
+  assert.equal(r.gap, true);
+  assert.equal(r.room.state.version, 3);
+  assert.equal(r.room.lastSeq, 0, 'the missing events are fetched with since');
+});
+
+test('onJoined after a reconnect appends only the missed events', () => {
+  let room = onJoined(newRoom('r1'), { seat: 'white', full: true, state: state(), events: [move(1, 'black', 'f5', AFTER_F5)] });
+  room = onJoined(room, { seat: 'white', full: false, state: state({ version: 2 }), events: [move(1, 'black', 'f5', AFTER_F5), move(2, 'white', 'd6', AFTER_D6)] });
+  assert.deepEqual(room.events.map((e) => e.seq), [1, 2]);
+  // full replaces what was held.
+  room = onJoined(room, { seat: 'white', full: true, state: state({ version: 1 }), events: [move(1, 'black', 'f5', AFTER_F5)] });
+  assert.deepEqual(room.events.map((e) => e.seq), [1]);
+});
+
+test('history replays moves, passes, undo and rematch', async (t) => {
+  const cases = [
+    { name: 'empty', events: [], want: [] },
+    { name: 'two moves', events: [move(1, 'black', 'f5', 'A'), move(2, 'white', 'd6', 'B')], want: ['f5', 'd6'] },
+    { name: 'pass', events: [move(1, 'black', 'f5', 'A'), { seq: 2, type: 'pass', seat: 'white', board: 'A' }, move(3, 'black', 'c3', 'C')], want: ['f5', 'pass', 'c3'] },
+    { name: 'undo two plies', events: [move(1, 'black', 'f5', 'A'), move(2, 'white', 'd6', 'B'), move(3, 'black', 'c3', 'C'), { seq: 4, type: 'undo', plies: 2, by: 'black', board: 'A' }], want: ['f5'] },
+    { name: 'undo more than there is', events: [move(1, 'black', 'f5', 'A'), { seq: 2, type: 'undo', plies: 5, board: START }], want: [] },
+    { name: 'rematch starts over', events: [move(1, 'black', 'f5', 'A'), { seq: 2, type: 'resign', seat: 'white' }, { seq: 3, type: 'rematch', by: 'black' }, move(4, 'black', 'e6', 'E')], want: ['e6'] },
+    { name: 'seat and switch change nothing', events: [move(1, 'black', 'f5', 'A'), { seq: 2, type: 'seat', seat: 'white', kind: 'bot', level: 3 }, { seq: 3, type: 'switch', by: 'black' }], want: ['f5'] },
+  ];
+  for (const tc of cases) {
+    await t.test(tc.name, () => assert.deepEqual(history(tc.events).map((p) => p.move), tc.want));
+  }
+});
+
+test('view shows the live board or a replayed ply', () => {
+  const events = [move(1, 'black', 'f5', AFTER_F5, { flipped: ['e5'] }), move(2, 'white', 'd6', AFTER_D6)];
+  let room = onJoined(newRoom('r1'), { seat: null, full: true, events, state: state({ version: 2, board: AFTER_D6, moves: ['f5', 'd6'], lastMove: 'd6', flipped: ['e5'] }) });
+  let v = view(room);
+  assert.equal(v.live, true);
+  assert.equal(v.board, AFTER_D6);
+  assert.equal(v.ply, 2);
+  room = { ...room, cursor: 0 };
+  v = view(room);
+  assert.deepEqual([v.live, v.board, v.ply, v.lastMove], [false, START, 0, null]);
+  room = { ...room, cursor: 1 };
+  v = view(room);
+  assert.deepEqual([v.board, v.ply, v.lastMove], [AFTER_F5, 1, 'f5']);
+  assert.equal(view(newRoom('x')), null);
+});
+
+test('a rematch ends the replay and a shorter game clamps the cursor', () => {
+  const events = [move(1, 'black', 'f5', AFTER_F5), move(2, 'white', 'd6', AFTER_D6)];
+  let room = onJoined(newRoom('r1'), { seat: null, full: true, events, state: state({ version: 2, moves: ['f5', 'd6'] }) });
+  room = { ...room, cursor: 1 };
+  const undo = onEvent(room, { event: { seq: 3, type: 'undo', plies: 2, board: START }, state: state({ version: 3, moves: [] }) });
+  assert.equal(undo.room.cursor, null);
+  const rem = onEvent(room, { event: { seq: 3, type: 'rematch', by: 'black' }, state: state({ version: 3, moves: [], gameNo: 2 }) });
+  assert.equal(rem.room.cursor, null);
+});
+
+test('thinking is kept only for the bot to move, and dropped by the next event', () => {
+  const s = state({ toMove: 'white', seats: { black: { kind: 'human', name: 'Ann' }, white: { kind: 'bot', level: 5 } } });
+  let room = onJoined(newRoom('r1'), { seat: 'black', full: true, events: [], state: s });
+  const msg = { seat: 'white', depth: 9, best: 'c4', score: 2, nodes: 1000, nps: 5000, pv: ['c4', 'c3'], exact: false };
+  room = onThinking(room, msg);
+  assert.equal(room.thinking.depth, 9);
+  assert.equal(onThinking(room, { ...msg, seat: 'black' }).thinking.depth, 9, 'black is not a bot and not to move');
+  room = onEvent(room, { event: move(1, 'white', 'c4', START), state: state({ version: 1 }) }).room;
+  assert.equal(room.thinking, null);
+});
+
+test('onViewers updates the count', () => {
+  const room = onJoined(newRoom('r1'), { seat: null, full: true, events: [], state: state() });
+  assert.equal(onViewers(room, { count: 7 }).state.viewers, 7);
+  assert.equal(onViewers(newRoom('x'), { count: 7 }).state, null);
+});
+
+test('evalSeries', () => {
+  const plies = history([
+    move(1, 'black', 'f5', AFTER_F5),
+    move(2, 'white', 'd6', AFTER_D6, { eval: -3 }),
+    { seq: 3, type: 'pass', seat: 'black', board: AFTER_D6 },
+  ]);
+  const s = evalSeries('reversi', plies);
+  assert.deepEqual(s.evals, [{ x: 2, y: -3 }]);
+  assert.deepEqual(s.discs, [{ x: 0, y: 0 }, { x: 1, y: 3 }, { x: 2, y: 0 }, { x: 3, y: 0 }]);
+  assert.deepEqual(evalSeries('gomoku', plies).discs, [], 'no disc series for gomoku');
+});
+
+test('words for seats, results, turns and passes', async (t) => {
+  await t.test('seatName', () => {
+    assert.equal(seatName({ kind: 'open' }), 'Open seat');
+    assert.equal(seatName({ kind: 'bot', level: 4 }), 'Bot (level 4)');
+    assert.equal(seatName({ kind: 'human', name: 'Ann' }), 'Ann');
+    assert.equal(seatName(undefined), 'Open seat');
+  });
+  const results = [
+    { name: 'reversi win', s: state({ result: { winner: 'black', reason: 'no_moves', black: 40, white: 24, margin: 16 } }), want: 'Black wins 40–24 (by 16 discs).' },
+    { name: 'reversi white win', s: state({ result: { winner: 'white', reason: 'no_moves', black: 20, white: 44, margin: 24 } }), want: 'White wins 44–20 (by 24 discs).' },
+    { name: 'reversi draw', s: state({ result: { winner: null, reason: 'no_moves', black: 32, white: 32, margin: 0 } }), want: 'Draw, 32–32.' },
+    { name: 'resign', s: state({ result: { winner: 'white', reason: 'resign', black: 10, white: 8, margin: 0 } }), want: 'White wins: Black resigned.' },
+    { name: 'gomoku five', s: state({ game: 'gomoku', result: { winner: 'black', reason: 'five', black: 9, white: 8, margin: 0 } }), want: 'Black wins with five in a row.' },
+    { name: 'gomoku full board', s: state({ game: 'gomoku', result: { winner: null, reason: 'board_full', black: 113, white: 112, margin: 0 } }), want: 'Draw: the board is full.' },
+    { name: 'no result', s: state(), want: '' },
+  ];
+  for (const tc of results) await t.test(tc.name, () => assert.equal(resultText(tc.s), tc.want));
+  await t.test('turnText', () => {
+    assert.equal(turnText(state(), 'black'), 'Your turn (black).');
+    assert.equal(turnText(state(), 'white'), 'Black to move: Ann.');
+    assert.equal(turnText(state({ seats: { black: { kind: 'open' }, white: { kind: 'human', name: 'B' } } }), null), 'Waiting for a player to take the black seat.');
+    assert.equal(turnText(state({ toMove: 'white', seats: { black: { kind: 'open' }, white: { kind: 'bot', level: 2 } } }), null), 'White (bot) is thinking…');
+  });
+  await t.test('passNotice', () => {
+    assert.equal(passNotice(state({ lastMove: 'pass', moves: ['f5', 'pass'] })), 'White had no legal move and passed.');
+    assert.equal(passNotice(state({ lastMove: 'pass', moves: ['f5', 'd6', 'pass'] })), 'Black had no legal move and passed.');
+    assert.equal(passNotice(state({ lastMove: 'f5', moves: ['f5'] })), '');
+  });
+  await t.test('formatScore', () => {
+    assert.equal(formatScore('reversi', 4), '+4');
+    assert.equal(formatScore('reversi', -2), '−2');
+    assert.equal(formatScore('reversi', 0), '±0');
+    assert.equal(formatScore('gomoku', 10000), 'forced win');
+    assert.equal(formatScore('gomoku', -12000), 'forced loss');
+    assert.equal(formatScore('gomoku', 350), '+350');
+  });
+});
+
+test('canAct', async (t) => {
+  const withBot = { black: { kind: 'human', name: 'Ann' }, white: { kind: 'bot', level: 3 } };
+  const cases = [
+    { name: 'spectator with an open seat', room: { seat: null, state: state({ seats: { black: { kind: 'open' }, white: { kind: 'bot', level: 1 } } }) }, want: { sit: true, move: false, undo: false } },
+    { name: 'my turn', room: { seat: 'black', state: state() }, want: { move: true, undo: false, resign: true, switchSides: false } },
+    { name: 'not my turn', room: { seat: 'white', state: state({ moves: ['f5'], toMove: 'black' }) }, want: { move: false, undo: true } },
+    { name: 'replaying', room: { seat: 'black', cursor: 0, state: state() }, want: { move: false } },
+    { name: 'against a bot', room: { seat: 'black', state: state({ seats: withBot, moves: ['f5', 'd6'] }) }, want: { switchSides: true, undo: true } },
+    { name: 'my undo request waits', room: { seat: 'black', state: state({ moves: ['f5', 'd6'], undoRequest: { by: 'black' } }) }, want: { undo: false, answerUndo: false } },
+    { name: 'opponent asks', room: { seat: 'white', state: state({ moves: ['f5', 'd6'], undoRequest: { by: 'black' } }) }, want: { answerUndo: true } },
+    { name: 'finished', room: { seat: 'black', state: state({ status: 'finished', toMove: null, result: { winner: 'black', reason: 'resign', black: 2, white: 2, margin: 0 } }) }, want: { move: false, rematch: true, resign: false, undo: false } },
+  ];
+  for (const tc of cases) {
+    await t.test(tc.name, () => {
+      const got = canAct({ ...newRoom('r1'), cursor: null, ...tc.room });
+      for (const [k, v] of Object.entries(tc.want)) assert.equal(got[k], v, k);
+    });
+  }
+  assert.equal(canAct(newRoom('x')).move, false);
+});
+
+test('createStore notifies subscribers of changes only', () => {
+  const s = createStore(1);
+  const seen = [];
+  const stop = s.subscribe((v) => seen.push(v));
+  s.set(2);
+  s.set(2);
+  s.update((v) => v + 1);
+  stop();
+  s.set(9);
+  assert.deepEqual(seen, [2, 3]);
+  assert.equal(s.get(), 9);
+  assert.equal(other('black'), 'white');
+});
