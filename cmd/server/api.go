@@ -1,0 +1,153 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/boardhall/boardhall/hub"
+	"github.com/boardhall/boardhall/rooms"
+	"github.com/boardhall/boardhall/web"
+)
+
+// maxBodyBytes bounds an API request body; a room's options are a few dozen bytes.
+const maxBodyBytes = 16 << 10
+
+// newMux routes the server's endpoints.
+func newMux(svc *rooms.Service, h *hub.Hub, reg *prometheus.Registry, log *slog.Logger) http.Handler {
+	api := &api{svc: svc, log: log}
+	mux := http.NewServeMux()
+	mux.Handle("GET /ws", h)
+	mux.HandleFunc("POST /api/rooms", api.createRoom)
+	mux.HandleFunc("GET /api/rooms", api.listRooms)
+	mux.HandleFunc("GET /api/rooms/{id}", api.getRoom)
+	mux.HandleFunc("GET /api/games", api.games)
+	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusNotFound, rooms.CodeBadRequest, "no such API endpoint: "+r.Method+" "+r.URL.Path)
+	})
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte("ok\n"))
+	})
+	mux.HandleFunc("GET /readyz", api.ready)
+	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	mux.Handle("/", web.Handler())
+	return mux
+}
+
+type api struct {
+	svc *rooms.Service
+	log *slog.Logger
+}
+
+type apiError struct {
+	Code    rooms.Code `json:"code"`
+	Message string     `json:"message"`
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(v)
+}
+
+func writeError(w http.ResponseWriter, status int, code rooms.Code, msg string) {
+	writeJSON(w, status, map[string]apiError{"error": {Code: code, Message: msg}})
+}
+
+// writeRoomsError answers with the status that fits a rooms error.
+func (a *api) writeRoomsError(w http.ResponseWriter, err error) {
+	code := rooms.CodeOf(err)
+	status := http.StatusInternalServerError
+	msg := "something went wrong on the server"
+	var re *rooms.Error
+	if errors.As(err, &re) {
+		msg = re.Msg
+	}
+	switch code {
+	case rooms.CodeBadRequest:
+		status = http.StatusBadRequest
+	case rooms.CodeRoomNotFound:
+		status, msg = http.StatusNotFound, "no such room (it may have expired)"
+	case rooms.CodeUnavailable:
+		status, msg = http.StatusServiceUnavailable, "the game store cannot be reached; try again"
+	default:
+		a.log.Error("api", "err", err)
+	}
+	writeError(w, status, code, msg)
+}
+
+func (a *api) createRoom(w http.ResponseWriter, r *http.Request) {
+	var req rooms.CreateRequest
+	body := http.MaxBytesReader(w, r.Body, maxBodyBytes)
+	dec := json.NewDecoder(body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&req); err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			writeError(w, http.StatusRequestEntityTooLarge, "too_large", "the request body is over 16 KiB")
+			return
+		}
+		writeError(w, http.StatusBadRequest, rooms.CodeBadRequest, "malformed JSON: "+err.Error())
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), 5*time.Second)
+	defer cancel()
+	state, err := a.svc.Create(ctx, req)
+	if err != nil {
+		a.writeRoomsError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, map[string]any{"id": state.ID, "url": "/r/" + state.ID, "state": state})
+}
+
+func (a *api) listRooms(w http.ResponseWriter, r *http.Request) {
+	limit := 100
+	if s := r.URL.Query().Get("limit"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 || n > 100 {
+			writeError(w, http.StatusBadRequest, rooms.CodeBadRequest, "limit must be 1..100")
+			return
+		}
+		limit = n
+	}
+	sums, err := a.svc.List(r.Context(), limit)
+	if err != nil {
+		a.writeRoomsError(w, err)
+		return
+	}
+	if sums == nil {
+		sums = []rooms.Summary{}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"rooms": sums})
+}
+
+func (a *api) getRoom(w http.ResponseWriter, r *http.Request) {
+	state, events, err := a.svc.Record(r.Context(), r.PathValue("id"))
+	if err != nil {
+		a.writeRoomsError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"state": state, "events": events})
+}
+
+func (a *api) games(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]any{"games": rooms.Games()})
+}
+
+func (a *api) ready(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+	defer cancel()
+	if err := a.svc.Ping(ctx); err != nil {
+		writeError(w, http.StatusServiceUnavailable, rooms.CodeUnavailable, "the store cannot be reached")
+		return
+	}
+	w.Write([]byte("ready\n"))
+}

@@ -1,0 +1,402 @@
+package rooms
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"log/slog"
+	"sync"
+	"time"
+)
+
+// Subscriber is a client watching a room: the hub's connection. The room hands it whole
+// protocol messages, encoded once and shared by all watchers (never modify them).
+type Subscriber interface {
+	// Deliver queues msg for the client and must never block. It returns false when
+	// the client is gone or too slow to keep up; the room then forgets it.
+	Deliver(msg []byte) bool
+}
+
+// Config tunes a Service. Zero fields take the defaults below.
+type Config struct {
+	// Node names this server process among all nodes (random when empty).
+	Node string
+	// BotMoveTime caps one bot search (default 5 s): the engines stop at their depth or
+	// at this time, whichever comes first.
+	BotMoveTime time.Duration
+	// BotPace is the least time a bot takes per move when both seats are bots (default
+	// 600 ms), so that a bot-vs-bot demo can be watched.
+	BotPace time.Duration
+	// BotLease is how long a node's claim on a bot search stands without renewal
+	// (default 15 s): how soon another node takes over the search of a node that died.
+	BotLease time.Duration
+	// IdleRoom is how long a room nobody watches stays loaded (default 1 min).
+	IdleRoom time.Duration
+	// Inbox is the length of each live room's command queue (default 256). When it is
+	// full, commands fail with `busy`.
+	Inbox int
+	// Logger receives the service's logs (default slog.Default()).
+	Logger *slog.Logger
+	// Metrics receives the service's measurements (may be nil).
+	Metrics *Metrics
+}
+
+func (c *Config) fill() {
+	if c.Node == "" {
+		b := make([]byte, 4)
+		rand.Read(b)
+		c.Node = hex.EncodeToString(b)
+	}
+	if c.BotMoveTime <= 0 {
+		c.BotMoveTime = 5 * time.Second
+	}
+	if c.BotPace < 0 {
+		c.BotPace = 0
+	}
+	if c.BotLease <= 0 {
+		c.BotLease = 15 * time.Second
+	}
+	if c.IdleRoom <= 0 {
+		c.IdleRoom = time.Minute
+	}
+	if c.Inbox <= 0 {
+		c.Inbox = 256
+	}
+	if c.Logger == nil {
+		c.Logger = slog.Default()
+	}
+	if c.Metrics == nil {
+		c.Metrics = NewMetrics(nil)
+	}
+}
+
+// Service is the rooms of one server node: it creates rooms, loads the ones its clients
+// watch (one goroutine each, which alone owns the room's state), applies commands
+// through the Store's compare-and-set, fans events out to local watchers and, through the
+// Broker, to other nodes, and runs bot moves on the BotPool.
+type Service struct {
+	cfg    Config
+	store  Store
+	broker Broker
+	bots   *BotPool
+	log    *slog.Logger
+
+	ctx    context.Context // the service's lifetime; cancelled by Shutdown
+	cancel context.CancelFunc
+	wg     sync.WaitGroup // live rooms and the sweeper
+
+	mu   sync.Mutex
+	live map[string]*liveRoom
+}
+
+// NewService returns a Service on store, broker and bots and starts its bot sweeper.
+func NewService(store Store, broker Broker, bots *BotPool, cfg Config) *Service {
+	cfg.fill()
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &Service{cfg: cfg, store: store, broker: broker, bots: bots, log: cfg.Logger,
+		ctx: ctx, cancel: cancel, live: map[string]*liveRoom{}}
+	s.wg.Add(1)
+	go s.sweep()
+	return s
+}
+
+// Node is this node's name.
+func (s *Service) Node() string { return s.cfg.Node }
+
+// SeatSpec is a seat as a new room asks for it.
+type SeatSpec struct {
+	Kind  SeatKind `json:"kind"`
+	Level int      `json:"level,omitempty"`
+}
+
+// CreateRequest is a new room's options (the body of POST /api/rooms).
+type CreateRequest struct {
+	Game  string   `json:"game"`
+	Size  int      `json:"size,omitempty"`
+	Rule  string   `json:"rule,omitempty"`
+	Black SeatSpec `json:"black"`
+	White SeatSpec `json:"white"`
+}
+
+// Create makes a new room and returns its state.
+func (s *Service) Create(ctx context.Context, req CreateRequest) (StateView, error) {
+	meta := Meta{ID: newRoomID(), Game: req.Game, Size: req.Size, Rule: req.Rule,
+		CreatedAt: time.Now().UTC().Truncate(time.Millisecond)}
+	if err := normalizeMeta(&meta); err != nil {
+		return StateView{}, err
+	}
+	st, err := NewState(meta)
+	if err != nil {
+		return StateView{}, err
+	}
+	var events []Event
+	for i, spec := range [2]SeatSpec{req.Black, req.White} {
+		switch spec.Kind {
+		case "", SeatOpen:
+		case SeatBot:
+			if err := checkLevel(meta.Game, spec.Level); err != nil {
+				return StateView{}, err
+			}
+			events = append(events, Event{Seq: int64(len(events) + 1), Type: EvSeat, Time: meta.CreatedAt,
+				Seat: sides[i], Kind: SeatBot, Level: spec.Level})
+		default:
+			return StateView{}, errorf(CodeBadRequest, "a new seat is open or bot, not %q (people sit down over the socket)", spec.Kind)
+		}
+	}
+	for _, e := range events {
+		if _, err := st.Apply(e); err != nil {
+			return StateView{}, err
+		}
+	}
+	if err := s.store.Create(ctx, meta, events, st.Summary()); err != nil {
+		return StateView{}, err
+	}
+	s.cfg.Metrics.roomsCreated.Inc()
+	if _, _, bot := st.BotToMove(); bot {
+		s.wake(meta.ID) // a bot opens the game: load the room so it starts thinking
+	}
+	return st.View(0), nil
+}
+
+// Record returns a room's state and whole log as clients see them, from the Store.
+func (s *Service) Record(ctx context.Context, id string) (StateView, []PublicEvent, error) {
+	meta, events, err := s.store.Load(ctx, id)
+	if err != nil {
+		return StateView{}, nil, err
+	}
+	st, pubs, err := replayPublic(meta, events)
+	if err != nil {
+		return StateView{}, nil, err
+	}
+	counts, _ := s.broker.Presence(ctx, []string{id})
+	return st.View(counts[id]), pubs, nil
+}
+
+// replayPublic replays a log and returns the final state and every event as clients
+// see it.
+func replayPublic(meta Meta, events []Event) (*State, []PublicEvent, error) {
+	st, err := NewState(meta)
+	if err != nil {
+		return nil, nil, err
+	}
+	pubs := make([]PublicEvent, 0, len(events))
+	for _, e := range events {
+		p, err := st.Apply(e)
+		if err != nil {
+			return nil, nil, err
+		}
+		pubs = append(pubs, p)
+	}
+	return st, pubs, nil
+}
+
+// List returns the lobby: up to limit rooms, most recently active first, with their
+// viewer counts.
+func (s *Service) List(ctx context.Context, limit int) ([]Summary, error) {
+	sums, err := s.store.List(ctx, limit)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, len(sums))
+	for i, sum := range sums {
+		ids[i] = sum.ID
+	}
+	counts, err := s.broker.Presence(ctx, ids)
+	if err == nil {
+		for i := range sums {
+			sums[i].Viewers = counts[sums[i].ID]
+		}
+	}
+	return sums, nil
+}
+
+// Ping checks the Store.
+func (s *Service) Ping(ctx context.Context) error { return s.store.Ping(ctx) }
+
+// JoinRequest is a client's request to watch a room.
+type JoinRequest struct {
+	Room  string
+	Token string // the seat token to act for a seat again, or ""
+	Since *int64 // the last seq the client saw, or nil for the whole log
+	ReqID *int64 // the client's message id, echoed in the joined message
+}
+
+// Join adds sub to the room's watchers and delivers the `joined` message to it (the
+// events it missed and the state) before any later event. It returns the seat the token
+// holds ("" for a spectator).
+func (s *Service) Join(ctx context.Context, sub Subscriber, req JoinRequest) (Side, error) {
+	var side Side
+	var err error
+	callErr := s.call(ctx, req.Room, func(r *liveRoom) { side, err = r.join(sub, req) })
+	if callErr != nil {
+		return "", callErr
+	}
+	return side, err
+}
+
+// Leave removes sub from the room's watchers.
+func (s *Service) Leave(ctx context.Context, id string, sub Subscriber) error {
+	return s.call(ctx, id, func(r *liveRoom) { r.leave(sub) })
+}
+
+// Reply is what a stored command gives back.
+type Reply struct {
+	Seq   int64 // the seq of the last event stored
+	Seat  Side  // CmdSit: the seat taken
+	Token string
+}
+
+// Do carries out a client's command in a room: decided against the room's state, stored
+// with the Store's compare-and-set, then sent to every watcher. Errors are *Error.
+func (s *Service) Do(ctx context.Context, id string, cmd Command) (Reply, error) {
+	start := time.Now()
+	var rep Reply
+	var err error
+	if callErr := s.call(ctx, id, func(r *liveRoom) { rep, err = r.execute(ctx, cmd) }); callErr != nil {
+		err = callErr
+	}
+	s.cfg.Metrics.observeCommand(cmd.Kind, time.Since(start), err)
+	return rep, err
+}
+
+// call runs fn on the room's goroutine (loading the room first if need be) and waits
+// for it. A room that is being unloaded is looked up again.
+func (s *Service) call(ctx context.Context, id string, fn func(r *liveRoom)) error {
+	for range 3 {
+		r, err := s.room(id)
+		if err != nil {
+			return err
+		}
+		done := make(chan struct{})
+		var loadErr error
+		task := func() {
+			if r.loadErr != nil {
+				loadErr = r.loadErr
+			} else {
+				fn(r)
+			}
+			close(done)
+		}
+		select {
+		case r.inbox <- task:
+		case <-r.done:
+			continue
+		case <-ctx.Done():
+			return errorf(CodeUnavailable, "gave up waiting: %v", ctx.Err())
+		default:
+			return errorf(CodeBusy, "the room has too many requests waiting; try again")
+		}
+		select {
+		case <-done:
+			return loadErr
+		case <-r.done:
+			select {
+			case <-done: // it ran just before the room unloaded
+				return loadErr
+			default:
+				continue
+			}
+		case <-ctx.Done():
+			return errorf(CodeUnavailable, "gave up waiting: %v", ctx.Err())
+		}
+	}
+	return errorf(CodeBusy, "the room is being reloaded; try again")
+}
+
+// room returns the live room, loading it if this node has not got it.
+func (s *Service) room(id string) (*liveRoom, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ctx.Err() != nil {
+		return nil, errorf(CodeUnavailable, "the server is shutting down")
+	}
+	if r := s.live[id]; r != nil {
+		return r, nil
+	}
+	if !validRoomID(id) {
+		return nil, errorf(CodeRoomNotFound, "no room %q", id)
+	}
+	r := newLiveRoom(s, id)
+	s.live[id] = r
+	s.cfg.Metrics.liveRooms.Inc()
+	s.wg.Add(1)
+	go r.run()
+	return r, nil
+}
+
+// validRoomID rejects ids that newRoomID cannot have made, before they reach the Store.
+func validRoomID(id string) bool {
+	if len(id) == 0 || len(id) > 32 {
+		return false
+	}
+	for _, c := range id {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// retire removes r from the live rooms if it has nothing queued; it reports whether it
+// did. Called by r's own goroutine.
+func (s *Service) retire(r *liveRoom) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(r.inbox) > 0 && r.loadErr == nil {
+		return false
+	}
+	if s.live[r.id] == r {
+		delete(s.live, r.id)
+		s.cfg.Metrics.liveRooms.Dec()
+	}
+	return true
+}
+
+// wake loads a room so that its bot starts (no-op if it is live).
+func (s *Service) wake(id string) {
+	if _, err := s.room(id); err != nil {
+		s.log.Debug("wake room", "room", id, "err", err)
+	}
+}
+
+// sweepEvery is how often a node looks for bot games that no node is running (after a
+// restart, or when the node that ran one died with nobody watching).
+const sweepEvery = 10 * time.Second
+
+func (s *Service) sweep() {
+	defer s.wg.Done()
+	t := time.NewTicker(sweepEvery)
+	defer t.Stop()
+	for {
+		ctx, cancel := context.WithTimeout(s.ctx, redisTimeout)
+		ids, err := s.store.BotRooms(ctx)
+		cancel()
+		if err == nil {
+			for _, id := range ids {
+				s.wake(id)
+			}
+		} else if !errors.Is(err, context.Canceled) {
+			s.log.Warn("bot sweep", "err", err)
+		}
+		select {
+		case <-s.ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// Shutdown stops every live room: bot searches are cancelled and their leases given
+// back so another node takes them over at once. Clients are the hub's to tell.
+func (s *Service) Shutdown(ctx context.Context) error {
+	s.cancel()
+	done := make(chan struct{})
+	go func() { s.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

@@ -1,0 +1,135 @@
+package rooms
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// PublicEvent is an event as clients see it: the stored event without the token hash,
+// plus the board after it (move, pass, undo, rematch) and the discs a move turned.
+type PublicEvent struct {
+	Seq     int64     `json:"seq"`
+	Type    EventType `json:"type"`
+	Time    time.Time `json:"time"`
+	Seat    Side      `json:"seat,omitempty"`
+	By      Side      `json:"by,omitempty"`
+	Kind    SeatKind  `json:"kind,omitempty"`
+	Name    string    `json:"name,omitempty"`
+	Level   int       `json:"level,omitempty"`
+	Move    string    `json:"move,omitempty"`
+	Plies   int       `json:"plies,omitempty"`
+	Eval    *int      `json:"eval,omitempty"`
+	Board   string    `json:"board,omitempty"`
+	Flipped []string  `json:"flipped,omitempty"`
+}
+
+// StateView is the room state of docs/protocol.md, sent with every joined and event
+// message.
+type StateView struct {
+	ID          string            `json:"id"`
+	Game        string            `json:"game"`
+	Size        int               `json:"size"`
+	Rule        string            `json:"rule"`
+	Version     int64             `json:"version"`
+	GameNo      int               `json:"gameNo"`
+	Status      Status            `json:"status"`
+	Board       string            `json:"board"`
+	ToMove      *Side             `json:"toMove"`
+	Legal       []string          `json:"legal"`
+	Forbidden   []string          `json:"forbidden,omitempty"`
+	LastMove    *string           `json:"lastMove"`
+	Flipped     []string          `json:"flipped"`
+	Counts      Counts            `json:"counts"`
+	Moves       []string          `json:"moves"`
+	Seats       map[Side]SeatView `json:"seats"`
+	Result      *Result           `json:"result"`
+	WinLine     []string          `json:"winLine"`
+	UndoRequest *undoRequestView  `json:"undoRequest"`
+	Viewers     int               `json:"viewers"`
+}
+
+type undoRequestView struct {
+	By Side `json:"by"`
+}
+
+// View is the state as clients see it, with the given number of viewers.
+func (s *State) View(viewers int) StateView {
+	v := StateView{
+		ID: s.Meta.ID, Game: s.Meta.Game, Size: s.Meta.Size, Rule: s.Meta.Rule,
+		Version: s.Version, GameNo: s.GameNo, Status: s.Status(), Board: s.game.Board(),
+		Legal: []string{}, Flipped: s.lastFlipped, Counts: s.game.Counts(),
+		Moves: make([]string, len(s.plies)), Seats: s.seatViews(), Result: s.result,
+		WinLine: s.game.WinLine(), Viewers: viewers,
+	}
+	if v.Flipped == nil {
+		v.Flipped = []string{}
+	}
+	for i, p := range s.plies {
+		v.Moves[i] = p.move
+	}
+	if len(s.plies) > 0 {
+		last := s.plies[len(s.plies)-1].move
+		v.LastMove = &last
+	}
+	if s.result == nil {
+		turn := s.game.ToMove()
+		v.ToMove = &turn
+		if l := s.game.Legal(); l != nil {
+			v.Legal = l
+		}
+		v.Forbidden = s.game.Forbidden()
+	}
+	if s.undoBy != "" {
+		v.UndoRequest = &undoRequestView{By: s.undoBy}
+	}
+	return v
+}
+
+// The server-to-client messages that rooms produce (docs/protocol.md). They are encoded
+// once per broadcast and the same bytes go to every watcher.
+
+type joinedMsg struct {
+	Type   string        `json:"type"`
+	ID     *int64        `json:"id,omitempty"`
+	Room   string        `json:"room"`
+	Seat   *Side         `json:"seat"`
+	Full   bool          `json:"full"`
+	State  StateView     `json:"state"`
+	Events []PublicEvent `json:"events"`
+}
+
+type eventMsg struct {
+	Type  string      `json:"type"`
+	Room  string      `json:"room"`
+	Event PublicEvent `json:"event"`
+	State StateView   `json:"state"`
+}
+
+// Thinking is a bot's search progress as sent to watchers.
+type Thinking struct {
+	Type  string   `json:"type"`
+	Room  string   `json:"room"`
+	Seat  Side     `json:"seat"`
+	Depth int      `json:"depth"`
+	Best  string   `json:"best"`
+	Score int      `json:"score"`
+	Nodes uint64   `json:"nodes"`
+	NPS   uint64   `json:"nps"`
+	PV    []string `json:"pv"`
+	Exact bool     `json:"exact"`
+}
+
+type viewersMsg struct {
+	Type  string `json:"type"`
+	Room  string `json:"room"`
+	Count int    `json:"count"`
+}
+
+// mustJSON encodes a message built from our own types, which cannot fail to encode.
+func mustJSON(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic("rooms: encoding a message: " + err.Error())
+	}
+	return b
+}
