@@ -133,14 +133,19 @@ export class BoardView {
       this.play(i);
     });
     this.el.addEventListener('keydown', (e) => this.key(e));
+    this.el.addEventListener('focusin', (e) => {
+      const i = this.cells.indexOf(/** @type {SVGGElement} */ (e.target));
+      if (i >= 0 && i !== this.focusIndex) this.moveFocus(i, false);
+    });
   }
 
   /**
-   * play asks to play cell i when the board takes moves.
+   * play reports a click or Enter on cell i. It is reported even when it is
+   * not this player's turn, so that the answer (e.g. "Not your turn") is shown.
    * @param {number} i
    */
   play(i) {
-    if (i < 0 || !this.interactive) return;
+    if (i < 0) return;
     this.onPlay(this.cells[i].dataset.cell || '');
   }
 

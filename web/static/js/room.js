@@ -36,6 +36,8 @@ export function mountRoom(root, id) {
   const store = createStore(newRoom(id));
   let stopped = false;
   let autoSat = false;
+  /** @type {Seat|null} the seat asked for and not yet answered */
+  let sitting = null;
   let everOpen = false;
   let maxLevel = 10;
   /** @type {Promise<void>|null} */
@@ -132,7 +134,9 @@ export function mountRoom(root, id) {
 
   /** @param {Seat} seat */
   async function sit(seat) {
+    sitting = seat;
     const answer = await act({ type: 'sit', seat, name: playerName() });
+    sitting = null;
     if (!answer) return;
     saveSeatGrant(id, { token: answer.token, seat: answer.seat });
     store.update((r) => ({ ...r, seat: answer.seat }));
@@ -214,7 +218,7 @@ export function mountRoom(root, id) {
         toast(`${capital(ev.seat)} has no legal move and passes.`, 'info');
         break;
       case 'seat':
-        if (ev.kind === 'human' && ev.seat !== before.seat && ev.seat !== me) toast(`${ev.name} sat down as ${ev.seat}.`, 'info');
+        if (ev.kind === 'human' && ev.seat !== before.seat && ev.seat !== me && ev.seat !== sitting) toast(`${ev.name} sat down as ${ev.seat}.`, 'info');
         break;
       default:
     }

@@ -1,0 +1,269 @@
+// End-to-end tests: the real server, the real client, real chromium.
+// Run with `npm run test:browser` from web/ (builds ./cmd/server itself).
+
+import { describe, test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { chromiumMissing, startServer, launchBrowser, roomState, waitRoom, shot, watchErrors } from './harness.js';
+
+const missing = chromiumMissing();
+if (missing) console.log(`# skipping the browser tests: ${missing}`);
+
+/** DESKTOP is the viewport of the screenshots in docs/screenshots. */
+const DESKTOP = { width: 1280, height: 820 };
+/** PHONE is a common phone viewport, to check the layout fits. */
+const PHONE = { width: 390, height: 844 };
+
+/** REVERSI_MAX_PLIES bounds the game loop: 60 squares plus passes can never exceed this. */
+const REVERSI_MAX_PLIES = 130;
+
+describe('web client in chromium', { skip: missing || false }, () => {
+  /** @type {Awaited<ReturnType<typeof startServer>>} */
+  let server;
+  /** @type {import('playwright-core').Browser} */
+  let browser;
+  /** @type {string[]} */
+  const pageErrors = [];
+
+  before(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+    assert.deepEqual(pageErrors, [], 'errors in the pages');
+  });
+
+  /**
+   * person opens a fresh browser context (its own localStorage) with a name.
+   * @param {string} name
+   * @param {{viewport?: {width: number, height: number}, colorScheme?: 'light'|'dark'}} [opts]
+   */
+  async function person(name, opts = {}) {
+    const context = await browser.newContext({ viewport: opts.viewport || DESKTOP, colorScheme: opts.colorScheme || 'light', baseURL: server.url });
+    await context.addInitScript((n) => {
+      if (!localStorage.getItem('boardhall.name')) localStorage.setItem('boardhall.name', n);
+    }, name);
+    const page = await context.newPage();
+    watchErrors(page, name, pageErrors);
+    return page;
+  }
+
+  /**
+   * createRoom fills the lobby form and returns the room id once seated.
+   * @param {import('playwright-core').Page} page
+   * @param {{game: 'Reversi'|'Gomoku', black: 'Person'|'Bot', white: 'Person'|'Bot', level?: number}} o
+   */
+  async function createRoom(page, o) {
+    await page.goto('/');
+    await page.locator('.create-form').getByText(o.game, { exact: true }).click();
+    const seats = page.locator('fieldset.seat-pick');
+    await seats.nth(0).getByText(o.black, { exact: true }).click();
+    await seats.nth(1).getByText(o.white, { exact: true }).click();
+    if (o.level) {
+      if (o.white === 'Bot') await page.locator('#white-level').fill(String(o.level));
+      if (o.black === 'Bot') await page.locator('#black-level').fill(String(o.level));
+    }
+    await page.locator('#create-room').click();
+    await page.waitForURL(/\/r\/[A-Za-z0-9_-]+$/);
+    await page.locator('#room').waitFor();
+    return (await roomState(page))?.room || '';
+  }
+
+  /**
+   * expectToast waits for an error toast with the given code and returns its text.
+   * @param {import('playwright-core').Page} page
+   * @param {string} code
+   */
+  async function expectToast(page, code) {
+    const t = page.locator(`.toast[data-code="${code}"]`).last();
+    await t.waitFor({ state: 'visible' });
+    return (await t.textContent()) || '';
+  }
+
+  test('two people play a whole Reversi game while a third watches every move', async () => {
+    const ann = await person('Ann');
+    const id = await createRoom(ann, { game: 'Reversi', black: 'Person', white: 'Person' });
+    assert.match(id, /^[A-Za-z0-9_-]+$/);
+    await waitRoom(ann, { seat: 'black' });
+    assert.match(await ann.title(), /Reversi/);
+
+    // The lobby lists the open room.
+    const carol = await person('Carol');
+    await carol.goto('/');
+    await carol.locator(`#open-rooms [data-room="${id}"]`).waitFor();
+
+    // Bob opens the invite link and takes the free seat.
+    const invite = await ann.locator('#invite-link').inputValue();
+    assert.ok(invite.endsWith(`/r/${id}`), invite);
+    const bob = await person('Bob');
+    await bob.goto(invite);
+    await waitRoom(bob, { seat: 'white', status: 'playing' });
+    await ann.locator('#player-white .player-name', { hasText: 'Bob' }).waitFor();
+
+    // The lobby now shows it among the live games; Carol watches from there.
+    const item = carol.locator(`#live-rooms [data-room="${id}"]`);
+    await item.waitFor();
+    await shot(carol, 'lobby.png');
+    await item.getByRole('link').click();
+    await waitRoom(carol, { room: id, seat: '' });
+    await carol.locator('.spectating').waitFor();
+
+    // Wrong clicks are explained, never silent.
+    await ann.locator('.cell[data-cell="a1"]').click();
+    assert.match(await expectToast(ann, 'illegal_move'), /not allowed/);
+    await bob.locator('.cell[data-cell="d3"]').click();
+    assert.equal(await expectToast(bob, 'not_your_turn'), 'Not your turn.×');
+    await carol.locator('.cell[data-cell="d3"]').click();
+    assert.match(await expectToast(carol, 'not_seated'), /watching/);
+
+    const players = { black: ann, white: bob };
+    const everyone = [ann, bob, carol];
+    let refreshed = false;
+    let pictured = false;
+    for (let guard = 0; guard < REVERSI_MAX_PLIES; guard++) {
+      // Wait until someone has legal moves marked on their turn, or the game is over.
+      const ready = await Promise.race([
+        ...['black', 'white'].map((seat) => players[seat].waitForFunction((s) => {
+          const el = document.getElementById('room');
+          return el && el.dataset.seat === s && el.dataset.toMove === s && document.querySelector('.cell.legal') ? s : null;
+        }, seat, { timeout: 30_000 }).then(() => seat)),
+        ann.waitForFunction(() => document.getElementById('room')?.dataset.status === 'finished', null, { timeout: 30_000 }).then(() => 'over'),
+      ]);
+      if (ready === 'over') break;
+      const page = players[ready];
+      const before = await roomState(page);
+      const cell = page.locator('.cell.legal').first();
+      const square = await cell.getAttribute('data-cell');
+      await cell.click();
+      // Every page, the spectator's included, shows this ply as played.
+      for (const p of everyone) {
+        await p.locator(`#moves .ply[data-ply="${before.plies + 1}"]`, { hasText: square }).waitFor({ timeout: 30_000 });
+      }
+      const plies = before.plies + 1;
+      if (!refreshed && plies >= 20) {
+        // A refresh mid-game puts the player back in the seat with the board as it was.
+        refreshed = true;
+        const board = await bob.locator('.cell.black, .cell.white').count();
+        const version = (await roomState(bob)).version;
+        await bob.reload();
+        await waitRoom(bob, { seat: 'white' });
+        await bob.waitForFunction((v) => Number(document.getElementById('room')?.dataset.version) >= v, version);
+        assert.equal(await bob.locator('.cell.black, .cell.white').count(), board);
+        assert.equal(await bob.locator('#player-white .badge.you').count(), 1);
+      }
+      if (!pictured && plies >= 24) {
+        pictured = true;
+        await ann.mouse.move(0, 0);
+        await shot(ann, 'reversi.png');
+      }
+    }
+
+    for (const p of everyone) await waitRoom(p, { status: 'finished' });
+    const result = await ann.locator('#result').textContent();
+    assert.match(result || '', /wins|Draw/);
+    const moves = async (p) => p.locator('#moves .ply').allTextContents();
+    const annMoves = await moves(ann);
+    assert.ok(annMoves.length >= 58, `a full game has about 60 plies, got ${annMoves.length}`);
+    assert.deepEqual(await moves(bob), annMoves);
+    assert.deepEqual(await moves(carol), annMoves, 'the spectator saw every move');
+    assert.equal(await carol.locator('#result').textContent(), result);
+    const transcript = await carol.locator('#transcript').inputValue();
+    assert.equal(transcript, annMoves.map((m) => (m === 'pass' ? 'pa' : m)).join(''));
+    // The counts agree with the board.
+    const blacks = await carol.locator('.cell.black').count();
+    assert.equal(await carol.locator('#player-black .count').textContent(), String(blacks));
+
+    // Replay after the game: back to the start and forward again.
+    await carol.locator('#btn-first').click();
+    assert.equal(await carol.locator('.cell.black, .cell.white').count(), 4);
+    await carol.locator('#btn-next').click();
+    assert.equal(await carol.locator('.cell.black').count(), 4, 'after the first move black has four discs');
+    await carol.locator('#btn-live').click();
+    assert.equal(await carol.locator('.cell.black').count(), blacks);
+    await ann.mouse.move(0, 0);
+    await shot(ann, 'finished.png');
+
+    // Dark mode follows the system; a phone gets the one-column layout.
+    const dan = await person('Dan', { colorScheme: 'dark', viewport: PHONE });
+    await dan.goto(`/r/${id}`);
+    await waitRoom(dan, { status: 'finished', seat: '' });
+    const bg = await dan.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    assert.equal(bg, 'rgb(21, 23, 26)');
+    const width = await dan.evaluate(() => document.querySelector('.board')?.getBoundingClientRect().width || 0);
+    assert.ok(width > 300 && width <= PHONE.width, `board width ${width} on a phone`);
+    const dark = await person('Dan', { colorScheme: 'dark' });
+    await dark.goto(`/r/${id}`);
+    await waitRoom(dark, { status: 'finished' });
+    await shot(dark, 'dark.png');
+  });
+
+  test('a person plays Gomoku against a bot, with undo and a switch of sides', async () => {
+    const eve = await person('Eve');
+    const id = await createRoom(eve, { game: 'Gomoku', black: 'Person', white: 'Bot', level: 2 });
+    await waitRoom(eve, { seat: 'black', toMove: 'black' });
+    assert.equal(await eve.locator('#player-white .badge.bot').textContent(), 'Bot · level 2');
+
+    // Quiet points far from each other, so the person never makes or blocks a line
+    // on purpose: the bot should win; either result ends the test.
+    const quiet = [];
+    for (const row of [1, 3, 5, 11, 13, 15]) for (const col of 'acegikmo') quiet.push(`${col}${row}`);
+    let undone = false;
+    let switched = false;
+    let pictured = false;
+    let sawThinking = false;
+    for (let guard = 0; guard < 120; guard++) {
+      await eve.waitForFunction(() => {
+        const d = document.getElementById('room')?.dataset;
+        return d && (d.status === 'finished' || (d.seat !== '' && d.toMove === d.seat));
+      }, null, { timeout: 60_000 });
+      const s = await roomState(eve);
+      if (s.status === 'finished') break;
+      if (!undone && s.plies >= 6) {
+        undone = true;
+        await eve.locator('#btn-undo').click();
+        await waitRoom(eve, { plies: s.plies - 2, toMove: s.seat });
+        continue;
+      }
+      if (undone && !switched) {
+        switched = true;
+        await eve.locator('#btn-switch').click();
+        const mine = s.seat === 'black' ? 'white' : 'black';
+        await waitRoom(eve, { seat: mine });
+        await eve.locator(`#player-${mine} .badge.you`).waitFor();
+        continue;
+      }
+      if (!pictured && s.plies >= 10) {
+        pictured = true;
+        await eve.mouse.move(0, 0);
+        await shot(eve, 'gomoku.png');
+      }
+      let point = '';
+      for (const q of quiet) {
+        if (await eve.locator(`.cell.empty[data-cell="${q}"]`).count()) {
+          point = q;
+          break;
+        }
+      }
+      assert.ok(point, 'a quiet point is free');
+      // Play with the keyboard: focus the board, then Enter on the focused point.
+      await eve.locator(`.cell[data-cell="${point}"]`).focus();
+      await eve.keyboard.press('Enter');
+      await eve.locator(`#moves .ply[data-ply="${s.plies + 1}"]`, { hasText: point }).waitFor();
+      if (await eve.locator('#thinking:not([hidden])').count()) sawThinking = true;
+    }
+    const end = await roomState(eve);
+    assert.equal(end.status, 'finished', 'the game ended');
+    assert.ok(undone && switched);
+    const result = (await eve.locator('#result').textContent()) || '';
+    assert.match(result, /wins with five in a row|Draw/);
+    if (/wins/.test(result)) assert.equal(await eve.locator('.cell.winning').count() >= 5, true, 'the five is highlighted');
+    const transcript = await eve.locator('#transcript').inputValue();
+    const plies = await eve.locator('#moves .ply').allTextContents();
+    assert.equal(transcript, plies.join(''));
+    console.log(`# gomoku: ${result} after ${plies.length} plies; thinking shown: ${sawThinking}`);
+    if (!pictured) await shot(eve, 'gomoku.png');
+    assert.ok(id);
+  });
+});

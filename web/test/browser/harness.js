@@ -1,0 +1,167 @@
+// Harness for the browser tests: builds and starts the real server on a free
+// 127.0.0.1 port, launches Debian's chromium through playwright-core, and
+// waits on page state (never on the clock).
+
+import { spawn, execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createServer } from 'node:net';
+import { promisify } from 'node:util';
+import { chromium } from 'playwright-core';
+
+/** REPO is the repository root (web/test/browser/../../..). */
+export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+
+/** SCREENSHOTS is where the kept screenshots go (docs/screenshots). */
+export const SCREENSHOTS = join(REPO, 'docs', 'screenshots');
+
+/** CHROMIUM is Debian's chromium; `npx playwright install` cannot work here. */
+export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+
+/** CHROMIUM_ARGS keep the browser quiet, offline and headless on a shared machine. */
+const CHROMIUM_ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
+
+/** STARTUP_MS bounds the wait for the server's /healthz: a cold `go build` of the server fits. */
+const STARTUP_MS = 180_000;
+
+/**
+ * chromiumMissing returns why the browser tests cannot run, or '' when they
+ * can. With CI=true a missing browser is a failure, not a skip.
+ * @returns {string}
+ */
+export function chromiumMissing() {
+  if (existsSync(CHROMIUM)) return '';
+  const how = `chromium not found at ${CHROMIUM}: install it with "apt-get install -y chromium chromium-driver"`;
+  if (process.env.CI === 'true') throw new Error(how);
+  return how;
+}
+
+/** freePort asks the kernel for a free port on 127.0.0.1. */
+async function freePort() {
+  return new Promise((res, rej) => {
+    const srv = createServer();
+    srv.once('error', rej);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = /** @type {import('node:net').AddressInfo} */ (srv.address());
+      srv.close(() => res(port));
+    });
+  });
+}
+
+/**
+ * startServer builds cmd/server into a temporary directory, starts it on a
+ * free port with the in-memory store, and resolves once /healthz answers.
+ * @returns {Promise<{url: string, stop: () => Promise<void>, log: () => string}>}
+ */
+export async function startServer() {
+  const dir = mkdtempSync(join(tmpdir(), 'boardhall-web-'));
+  const bin = join(dir, 'server');
+  await promisify(execFile)('go', ['build', '-o', bin, './cmd/server'], { cwd: REPO, maxBuffer: 16 << 20 });
+  const port = await freePort();
+  const addr = `127.0.0.1:${port}`;
+  const proc = spawn(bin, ['-addr', addr], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, REDIS_URL: '' } });
+  let log = '';
+  const keep = (/** @type {Buffer} */ b) => {
+    log = (log + b.toString()).slice(-20000);
+  };
+  proc.stdout.on('data', keep);
+  proc.stderr.on('data', keep);
+  /** @type {Promise<void>} */
+  const exited = new Promise((res) => proc.once('exit', () => res()));
+  const url = `http://${addr}`;
+  const deadline = Date.now() + STARTUP_MS;
+  let up = false;
+  while (!up) {
+    if (proc.exitCode != null) throw new Error(`server exited with ${proc.exitCode}:\n${log}`);
+    if (Date.now() > deadline) {
+      proc.kill('SIGKILL');
+      throw new Error(`server did not answer /healthz within ${STARTUP_MS} ms:\n${log}`);
+    }
+    try {
+      const res = await fetch(`${url}/healthz`);
+      up = res.ok;
+    } catch {
+      // not listening yet: wait for the next poll or for the process to exit
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 50))]);
+    }
+  }
+  return {
+    url,
+    log: () => log,
+    async stop() {
+      if (proc.exitCode == null) {
+        proc.kill('SIGTERM');
+        const killer = setTimeout(() => proc.kill('SIGKILL'), 10_000);
+        await exited;
+        clearTimeout(killer);
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * launchBrowser starts chromium headless. playwright-core's launch gives it a
+ * fresh temporary user-data dir, removed when the browser closes.
+ */
+export async function launchBrowser() {
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+}
+
+/**
+ * roomState reads the state the room page exposes on #room's data attributes.
+ * @param {import('playwright-core').Page} page
+ */
+export async function roomState(page) {
+  return page.evaluate(() => {
+    const el = document.getElementById('room');
+    if (!el) return null;
+    const d = el.dataset;
+    return {
+      room: d.room || '', version: Number(d.version), plies: Number(d.plies), status: d.status || '',
+      seat: d.seat || '', toMove: d.toMove || '', lastMove: d.lastMove || '', gameNo: Number(d.gameNo),
+    };
+  });
+}
+
+/**
+ * waitRoom waits until the room page's state satisfies all of want's fields.
+ * @param {import('playwright-core').Page} page
+ * @param {Record<string, string|number>} want
+ * @param {number} [timeout]
+ */
+export async function waitRoom(page, want, timeout = 30_000) {
+  await page.waitForFunction((w) => {
+    const el = document.getElementById('room');
+    if (!el) return false;
+    return Object.entries(w).every(([k, v]) => el.dataset[k] === String(v));
+  }, want, { timeout });
+}
+
+/**
+ * shot saves a screenshot under docs/screenshots.
+ * @param {import('playwright-core').Page} page
+ * @param {string} name
+ */
+export async function shot(page, name) {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, name), animations: 'disabled', caret: 'hide' });
+}
+
+/**
+ * watchErrors collects uncaught page errors and console errors, which fail the test.
+ * @param {import('playwright-core').Page} page
+ * @param {string} who
+ * @param {string[]} sink
+ */
+export function watchErrors(page, who, sink) {
+  page.on('pageerror', (e) => sink.push(`${who}: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !/WebSocket connection|Failed to load resource/.test(m.text())) sink.push(`${who}: console: ${m.text()}`);
+  });
+}
