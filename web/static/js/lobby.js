@@ -6,6 +6,7 @@ import { ProtocolError, errorText } from './errors.js';
 import { toast } from './toast.js';
 import { playerName, setPlayerName, NAME_MAX } from './prefs.js';
 import { seatName, capital } from './store.js';
+import { eyeIcon } from './icons.js';
 
 /** LOBBY_REFRESH_MS is how often the lobby asks for the room list while it is on screen. */
 const LOBBY_REFRESH_MS = 4000;
@@ -50,9 +51,10 @@ export function mountLobby(root, navigate) {
     root,
     h('main', { class: 'lobby' },
       h('section', { class: 'card create' }, h('h2', null, 'New game'), form.el),
-      h('section', { class: 'card' }, h('h2', null, 'Open rooms'), h('p', { class: 'muted' }, 'Waiting for a player: take the free seat.'), openList),
-      h('section', { class: 'card' }, h('h2', null, 'Live games'), h('p', { class: 'muted' }, 'Watch a game as it is played.'), liveList),
-      h('section', { class: 'card' }, h('h2', null, 'Finished'), doneList),
+      h('div', { class: 'lists' },
+        h('section', { class: 'card' }, h('h2', null, 'Open rooms'), h('p', { class: 'muted small' }, 'Waiting for a player: take the free seat.'), openList),
+        h('section', { class: 'card' }, h('h2', null, 'Live games'), h('p', { class: 'muted small' }, 'Watch a game as it is played.'), liveList),
+        h('section', { class: 'card' }, h('h2', null, 'Finished'), doneList)),
     ),
   );
 
@@ -111,7 +113,7 @@ export function mountLobby(root, navigate) {
       h('div', { class: 'room-meta' },
         h('span', { title: 'Discs or stones, black–white', 'aria-label': `Score ${score}` }, score),
         h('span', { title: 'Plies played' }, `${r.plies ?? 0} plies`),
-        h('span', { title: 'Watching', 'aria-label': `${r.viewers ?? 0} watching` }, `👁 ${r.viewers ?? 0}`),
+        h('span', { title: 'Watching', 'aria-label': `${r.viewers ?? 0} watching` }, eyeIcon(), ` ${r.viewers ?? 0}`),
       ),
       h('a', { class: 'button small', href: url, 'data-link': '', 'aria-label': `${action} ${describeRoom(r)} ${r.id}` }, action),
     );

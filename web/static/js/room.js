@@ -2,6 +2,7 @@
 // list with replay, the bot's thinking, the evaluation graph and the export.
 
 import { h, replace } from './dom.js';
+import { eyeIcon } from './icons.js';
 import { BoardView } from './board.js';
 import { drawGraph } from './graph.js';
 import { Connection } from './socket.js';
@@ -214,9 +215,6 @@ export function mountRoom(root, id) {
       case 'rematch':
         toast('A new game has started.', 'info');
         break;
-      case 'pass':
-        toast(`${capital(ev.seat)} has no legal move and passes.`, 'info');
-        break;
       case 'seat':
         if (ev.kind === 'human' && ev.seat !== before.seat && ev.seat !== me && ev.seat !== sitting) toast(`${ev.name} sat down as ${ev.seat}.`, 'info');
         break;
@@ -402,7 +400,7 @@ class RoomUI {
     const pass = v.live ? passNotice(s) : '';
     this.passLine.textContent = pass;
     this.passLine.hidden = !pass;
-    this.viewers.textContent = `👁 ${s.viewers} watching`;
+    replace(this.viewers, eyeIcon(), ` ${s.viewers} watching`);
     this.viewers.setAttribute('aria-label', `${s.viewers} ${s.viewers === 1 ? 'person' : 'people'} watching`);
 
     this.renderPlayers(room, can);
@@ -591,11 +589,11 @@ class RoomUI {
     else if (cur) cur.scrollIntoView({ block: 'nearest' });
     const at = room.cursor ?? n;
     replace(this.replayBar,
-      btn('first', '⏮', at === 0, () => this.cb.cursor(0), 'First position'),
-      btn('prev', '◀', at === 0, () => this.cb.cursor(Math.max(0, at - 1)), 'Previous ply'),
+      btn('first', '«', at === 0, () => this.cb.cursor(0), 'First position'),
+      btn('prev', '‹', at === 0, () => this.cb.cursor(Math.max(0, at - 1)), 'Previous ply'),
       h('span', { class: 'replay-pos', 'aria-live': 'polite' }, `${at} / ${n}`),
-      btn('next', '▶', at >= n, () => this.cb.cursor(at + 1 >= n ? null : at + 1), 'Next ply'),
-      btn('live', room.cursor == null ? '⏭' : 'Live', room.cursor == null, () => this.cb.cursor(null), 'Latest position'));
+      btn('next', '›', at >= n, () => this.cb.cursor(at + 1 >= n ? null : at + 1), 'Next ply'),
+      btn('live', room.cursor == null ? '»' : 'Live »', room.cursor == null, () => this.cb.cursor(null), 'Latest position'));
   }
 
   /** @param {import('./store.js').RoomState} s */

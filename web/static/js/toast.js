@@ -20,7 +20,7 @@ export function toast(text, kind = 'info', code = '') {
   const remove = () => el.remove();
   close.addEventListener('click', remove);
   box.append(el);
-  while (box.children.length > 4) box.firstElementChild?.remove();
+  while (box.children.length > 3) box.firstElementChild?.remove();
   setTimeout(remove, TOAST_MS);
 }
 

@@ -3,7 +3,10 @@
 
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { chromiumMissing, startServer, launchBrowser, roomState, waitRoom, shot, watchErrors } from './harness.js';
+import { existsSync } from 'node:fs';
+import {
+  chromiumMissing, buildServer, startServer, startRedis, REDIS_SERVER, launchBrowser, roomState, waitRoom, shot, watchErrors,
+} from './harness.js';
 
 const missing = chromiumMissing();
 if (missing) console.log(`# skipping the browser tests: ${missing}`);
@@ -17,6 +20,8 @@ const PHONE = { width: 390, height: 844 };
 const REVERSI_MAX_PLIES = 130;
 
 describe('web client in chromium', { skip: missing || false }, () => {
+  /** @type {Awaited<ReturnType<typeof buildServer>>} */
+  let build;
   /** @type {Awaited<ReturnType<typeof startServer>>} */
   let server;
   /** @type {import('playwright-core').Browser} */
@@ -25,23 +30,25 @@ describe('web client in chromium', { skip: missing || false }, () => {
   const pageErrors = [];
 
   before(async () => {
-    server = await startServer();
+    build = await buildServer();
+    server = await startServer(build);
     browser = await launchBrowser();
   });
 
   after(async () => {
     await browser?.close();
     await server?.stop();
+    build?.remove();
     assert.deepEqual(pageErrors, [], 'errors in the pages');
   });
 
   /**
    * person opens a fresh browser context (its own localStorage) with a name.
    * @param {string} name
-   * @param {{viewport?: {width: number, height: number}, colorScheme?: 'light'|'dark'}} [opts]
+   * @param {{viewport?: {width: number, height: number}, colorScheme?: 'light'|'dark', baseURL?: string}} [opts]
    */
   async function person(name, opts = {}) {
-    const context = await browser.newContext({ viewport: opts.viewport || DESKTOP, colorScheme: opts.colorScheme || 'light', baseURL: server.url });
+    const context = await browser.newContext({ viewport: opts.viewport || DESKTOP, colorScheme: opts.colorScheme || 'light', baseURL: opts.baseURL || server.url });
     await context.addInitScript((n) => {
       if (!localStorage.getItem('boardhall.name')) localStorage.setItem('boardhall.name', n);
     }, name);
@@ -121,6 +128,7 @@ describe('web client in chromium', { skip: missing || false }, () => {
     const players = { black: ann, white: bob };
     const everyone = [ann, bob, carol];
     let refreshed = false;
+    let askedUndo = false;
     let pictured = false;
     for (let guard = 0; guard < REVERSI_MAX_PLIES; guard++) {
       // Wait until someone has legal moves marked on their turn, or the game is over.
@@ -142,6 +150,19 @@ describe('web client in chromium', { skip: missing || false }, () => {
         await p.locator(`#moves .ply[data-ply="${before.plies + 1}"]`, { hasText: square }).waitFor({ timeout: 30_000 });
       }
       const plies = before.plies + 1;
+      if (!askedUndo && ready === 'black' && plies >= 5) {
+        // Between people an undo is a request: declined once, then accepted.
+        askedUndo = true;
+        await ann.locator('#btn-undo').click();
+        await carol.locator('#undo-box', { hasText: 'asked to take back' }).waitFor();
+        await bob.locator('#undo-decline').click();
+        await ann.locator('.toast', { hasText: 'declined' }).waitFor();
+        await ann.locator('#undo-box').waitFor({ state: 'hidden' });
+        await ann.locator('#btn-undo').click();
+        await bob.locator('#undo-accept').click();
+        for (const p of everyone) await waitRoom(p, { plies: plies - 1, toMove: 'black' });
+        continue;
+      }
       if (!refreshed && plies >= 20) {
         // A refresh mid-game puts the player back in the seat with the board as it was.
         refreshed = true;
@@ -155,7 +176,6 @@ describe('web client in chromium', { skip: missing || false }, () => {
       }
       if (!pictured && plies >= 24) {
         pictured = true;
-        await ann.mouse.move(0, 0);
         await shot(ann, 'reversi.png');
       }
     }
@@ -182,7 +202,6 @@ describe('web client in chromium', { skip: missing || false }, () => {
     assert.equal(await carol.locator('.cell.black').count(), 4, 'after the first move black has four discs');
     await carol.locator('#btn-live').click();
     assert.equal(await carol.locator('.cell.black').count(), blacks);
-    await ann.mouse.move(0, 0);
     await shot(ann, 'finished.png');
 
     // Dark mode follows the system; a phone gets the one-column layout.
@@ -232,11 +251,14 @@ describe('web client in chromium', { skip: missing || false }, () => {
         const mine = s.seat === 'black' ? 'white' : 'black';
         await waitRoom(eve, { seat: mine });
         await eve.locator(`#player-${mine} .badge.you`).waitFor();
+        // Change the bot's strength mid-game.
+        const bot = s.seat;
+        await eve.locator(`#seat-select-${bot}`).selectOption(`bot:1`);
+        await eve.locator(`#player-${bot} .badge.bot`, { hasText: 'level 1' }).waitFor();
         continue;
       }
       if (!pictured && s.plies >= 10) {
         pictured = true;
-        await eve.mouse.move(0, 0);
         await shot(eve, 'gomoku.png');
       }
       let point = '';
@@ -265,5 +287,42 @@ describe('web client in chromium', { skip: missing || false }, () => {
     console.log(`# gomoku: ${result} after ${plies.length} plies; thinking shown: ${sawThinking}`);
     if (!pictured) await shot(eve, 'gomoku.png');
     assert.ok(id);
+
+    // A rematch starts a new game in the same room with the same seats.
+    await eve.locator('#btn-rematch').click();
+    await waitRoom(eve, { gameNo: 2, status: 'playing' });
+    assert.equal(await eve.locator('#result').count(), 0);
+  });
+
+  test('a server restart is survived: the banner shows, the page reconnects and keeps the seat', {
+    skip: !existsSync(REDIS_SERVER) && `no ${REDIS_SERVER}: the in-memory store does not outlive a restart`,
+  }, async () => {
+    const redis = await startRedis();
+    let first = await startServer(build, { redisURL: redis.url });
+    /** @type {Awaited<ReturnType<typeof startServer>>|null} */
+    let second = null;
+    try {
+      const fay = await person('Fay', { baseURL: first.url });
+      await createRoom(fay, { game: 'Reversi', black: 'Person', white: 'Bot', level: 1 });
+      for (let i = 0; i < 2; i++) {
+        await waitRoom(fay, { seat: 'black', toMove: 'black' });
+        const s = await roomState(fay);
+        await fay.locator('.cell.legal').first().click();
+        await waitRoom(fay, { plies: s.plies + 2, toMove: 'black' }); // the bot answers
+      }
+      const before = await roomState(fay);
+      await first.stop();
+      await fay.locator('#banner', { hasText: 'Reconnecting' }).waitFor();
+      await fay.locator('#link-state', { hasText: 'Offline' }).waitFor();
+      second = await startServer(build, { port: first.port, redisURL: redis.url });
+      await fay.locator('#banner').waitFor({ state: 'hidden', timeout: 30_000 });
+      await waitRoom(fay, { seat: 'black', version: before.version, plies: before.plies });
+      await fay.locator('.toast', { hasText: 'Reconnected' }).waitFor();
+      await fay.locator('.cell.legal').first().click();
+      await waitRoom(fay, { plies: before.plies + 2, toMove: 'black' });
+    } finally {
+      await (second || first).stop();
+      await redis.stop();
+    }
   });
 });

@@ -54,17 +54,29 @@ async function freePort() {
 }
 
 /**
- * startServer builds cmd/server into a temporary directory, starts it on a
- * free port with the in-memory store, and resolves once /healthz answers.
- * @returns {Promise<{url: string, stop: () => Promise<void>, log: () => string}>}
+ * buildServer builds cmd/server into a temporary directory and returns the
+ * binary's path and a function that removes it.
  */
-export async function startServer() {
+export async function buildServer() {
   const dir = mkdtempSync(join(tmpdir(), 'boardhall-web-'));
   const bin = join(dir, 'server');
   await promisify(execFile)('go', ['build', '-o', bin, './cmd/server'], { cwd: REPO, maxBuffer: 16 << 20 });
-  const port = await freePort();
+  return { bin, dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * startServer starts a built server on 127.0.0.1 (a free port unless one is
+ * given) with the in-memory store, or Redis when redisURL is given, and
+ * resolves once /healthz answers.
+ * @param {{bin: string, dir: string}} build
+ * @param {{port?: number, redisURL?: string}} [opts]
+ * @returns {Promise<{url: string, port: number, stop: () => Promise<void>, log: () => string}>}
+ */
+export async function startServer(build, opts = {}) {
+  const { bin, dir } = build;
+  const port = opts.port || (await freePort());
   const addr = `127.0.0.1:${port}`;
-  const proc = spawn(bin, ['-addr', addr], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, REDIS_URL: '' } });
+  const proc = spawn(bin, ['-addr', addr], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, REDIS_URL: opts.redisURL || '' } });
   let log = '';
   const keep = (/** @type {Buffer} */ b) => {
     log = (log + b.toString()).slice(-20000);
@@ -92,17 +104,51 @@ export async function startServer() {
   }
   return {
     url,
+    port,
     log: () => log,
     async stop() {
-      if (proc.exitCode == null) {
-        proc.kill('SIGTERM');
-        const killer = setTimeout(() => proc.kill('SIGKILL'), 10_000);
-        await exited;
-        clearTimeout(killer);
-      }
-      rmSync(dir, { recursive: true, force: true });
+      await stopProcess(proc, exited);
     },
   };
+}
+
+/**
+ * stopProcess ends a child with SIGTERM (SIGKILL after ten seconds) and waits for it.
+ * @param {import('node:child_process').ChildProcess} proc
+ * @param {Promise<void>} exited
+ */
+async function stopProcess(proc, exited) {
+  if (proc.exitCode != null || proc.signalCode != null) return;
+  proc.kill('SIGTERM');
+  const killer = setTimeout(() => proc.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(killer);
+}
+
+/** REDIS_SERVER is the redis-server binary for the restart test (optional). */
+export const REDIS_SERVER = process.env.REDIS_SERVER || '/usr/bin/redis-server';
+
+/**
+ * startRedis starts a private, unsaved redis-server on a free 127.0.0.1 port
+ * and resolves once it accepts connections.
+ * @returns {Promise<{url: string, stop: () => Promise<void>}>}
+ */
+export async function startRedis() {
+  const port = await freePort();
+  const proc = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  /** @type {Promise<void>} */
+  const exited = new Promise((res) => proc.once('exit', () => res()));
+  let out = '';
+  await new Promise((res, rej) => {
+    const onData = (/** @type {Buffer} */ b) => {
+      out += b.toString();
+      if (/Ready to accept connections/.test(out)) res(undefined);
+    };
+    proc.stdout.on('data', onData);
+    proc.stderr.on('data', onData);
+    exited.then(() => rej(new Error(`redis-server exited:\n${out}`)));
+  });
+  return { url: `redis://127.0.0.1:${port}/0`, stop: () => stopProcess(proc, exited) };
 }
 
 /**
@@ -150,6 +196,9 @@ export async function waitRoom(page, want, timeout = 30_000) {
  */
 export async function shot(page, name) {
   mkdirSync(SCREENSHOTS, { recursive: true });
+  // Toasts come and go; the kept pictures show the screen itself.
+  await page.evaluate(() => document.getElementById('toasts')?.replaceChildren());
+  await page.mouse.move(0, 0);
   await page.screenshot({ path: join(SCREENSHOTS, name), animations: 'disabled', caret: 'hide' });
 }
 
