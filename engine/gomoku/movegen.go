@@ -1,0 +1,89 @@
+package gomoku
+
+// Move generation helpers: the board keeps per-point threat classes, so
+// finding fours, threes and the candidate area is a scan over bytes.
+
+// maxMoves bounds a move list: every point of the largest board.
+const maxMoves = MaxSize * MaxSize
+
+// forEachPoint calls f with the cell index of every on-board point.
+func (b *Board) onBoard(i int) bool {
+	return b.cells[i] != cellWall
+}
+
+// firstCell and lastCell bound the cell indices of on-board points.
+func (b *Board) firstCell() int { return b.index(Point{0, 0}) }
+func (b *Board) lastCell() int  { return b.index(Point{b.size - 1, b.size - 1}) }
+
+// legalFor reports whether the side to move, colour c, may play at the
+// empty cell i (renju forbids some points to black).
+func (b *Board) legalFor(c Color, i int) bool {
+	return !(b.rule == Renju && c == Black && b.isForbidden(i))
+}
+
+// fiveCells appends the empty cells where c would make five.
+func (b *Board) fiveCells(c Color, out []int) []int {
+	if b.classCount[c][tFive] == 0 {
+		return out
+	}
+	for i, last := b.firstCell(), b.lastCell(); i <= last; i++ {
+		if b.cells[i] == cellEmpty && b.threat[c][i] == tFive {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// fiveCellNear returns an empty cell within five steps of i on its lines
+// where c would make five, and how many distinct such cells there are
+// there (capped at 2). After c plays a four at i, this finds the point the
+// opponent must block without scanning the board.
+func (b *Board) fiveCellNear(c Color, i int) (cell, n int) {
+	cell = -1
+	for d, off := range b.dirs {
+		for k := -5; k <= 5; k++ {
+			j := i + k*off
+			if k == 0 || b.cells[j] != cellEmpty {
+				continue
+			}
+			if pattern(b.pats[c][d][j]&patternMask) == pF5 && j != cell {
+				if cell < 0 {
+					cell = j
+				}
+				n++
+				if n >= 2 {
+					return cell, n
+				}
+			}
+		}
+	}
+	return cell, n
+}
+
+// hasFourMove reports whether c has a point that makes a four or better.
+func (b *Board) hasFourMove(c Color) bool {
+	n := &b.classCount[c]
+	return n[tFour]+n[tFourThree]+n[tFlex4]+n[tFive] > 0
+}
+
+// isFourClass reports whether a threat class makes at least a four.
+func isFourClass(t threat) bool {
+	return t == tFour || t == tFourThree || t == tFlex4 || t == tFive
+}
+
+// maxPattern returns the best line pattern of colour c at cell i.
+func (b *Board) maxPattern(c Color, i int) pattern {
+	best := pNone
+	for d := 0; d < 4; d++ {
+		if p := pattern(b.pats[c][d][i] & patternMask); p > best {
+			best = p
+		}
+	}
+	return best
+}
+
+// hasThreePattern reports whether a stone of c at i makes an open three (or
+// better) on some line.
+func (b *Board) hasThreePattern(c Color, i int) bool {
+	return b.maxPattern(c, i) >= pF3
+}

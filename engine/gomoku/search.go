@@ -1,0 +1,595 @@
+package gomoku
+
+import (
+	"context"
+	"errors"
+	"math/rand"
+	"sort"
+	"time"
+)
+
+// Scores. Scores are from the side to move's point of view. A proven win
+// in n plies scores WinScore-n and a proven loss -(WinScore-n); anything at
+// or beyond WinThreshold in absolute value is a proof, not an estimate.
+const (
+	// WinScore is the score of winning now. It is far above any evaluation
+	// (the pattern totals stay below a few tens of thousands).
+	WinScore = 1_000_000
+	// WinThreshold separates proven results from evaluations: a proof is
+	// never longer than maxPly plies.
+	WinThreshold = WinScore - maxPly
+	// maxPly bounds the depth of the search stack, extensions and threat
+	// sequences included.
+	maxPly = 256
+	// MaxDepth is the deepest nominal depth iterative deepening will try.
+	MaxDepth = 40
+)
+
+// DefaultTTBits sizes the transposition table: 2^20 entries of 16 bytes,
+// 16 MiB per Engine.
+const DefaultTTBits = 20
+
+// Engine searches gomoku positions. It owns its transposition tables and
+// is reusable across games (the tables are cleared when the board size or
+// rule changes), but it is not safe for concurrent use: give each
+// goroutine its own Engine.
+type Engine struct {
+	tt      []ttEntry
+	ttMask  uint64
+	threat  threatTable
+	killers [maxPly][2]int16
+	history [2][maxCells]int32
+	size    int
+	rule    Rule
+
+	// Per-search state.
+	done      <-chan struct{}
+	stopped   bool
+	// threatUntil, when set, ends the root threat search (not the whole
+	// search) at that time, so a fruitless VCT leaves time for the main
+	// search.
+	threatUntil time.Time
+	threatOut   bool
+	nodes     uint64
+	vcfBudget int
+	pv        [maxPly][maxPly]int16
+	pvLen     [maxPly]int
+	rootMoves []rootMove
+	line      threatLine
+	opt       options
+}
+
+// NewEngine returns an engine with a DefaultTTBits transposition table
+// (16 MiB) and a 4 MiB threat-search table.
+func NewEngine() *Engine {
+	e := &Engine{}
+	e.tt = make([]ttEntry, 1<<DefaultTTBits)
+	e.ttMask = 1<<DefaultTTBits - 1
+	e.threat = newThreatTable(threatTableBits)
+	return e
+}
+
+// Limits configure one search.
+type Limits struct {
+	// Level is the strength, 1..MaxLevel; 0 means full strength.
+	Level int
+	// Depth overrides the level's depth limit when > 0.
+	Depth int
+	// Progress, if not nil, is called after each completed iteration.
+	Progress func(Info)
+	// Seed drives the randomness of the weak levels; 0 is a fixed default,
+	// so play is reproducible.
+	Seed int64
+}
+
+// Info describes the state of a search after an iteration.
+type Info struct {
+	Depth   int           // nominal depth of the last completed iteration
+	Nodes   uint64        // nodes searched so far (main and threat search)
+	NPS     uint64        // nodes per second
+	Elapsed time.Duration // time since the search started
+	Best    Point         // the best move so far
+	Score   int           // from the side to move's view; |Score| >= WinThreshold is a proof
+	PV      []Point       // principal variation, starting with Best
+}
+
+// Result is the outcome of a search: the Info of the last completed
+// iteration.
+type Result = Info
+
+// ErrGameOver is returned by Search on a finished game (see Board errors).
+
+// Search returns the move for the side to move in b. The time limit is
+// ctx's deadline: when ctx is done, Search returns the best move of the
+// last completed iteration (and an error only if not even the first
+// iteration finished, which takes well under a millisecond). b is left
+// unchanged. On an empty board it answers the centre at once.
+func (e *Engine) Search(ctx context.Context, b *Board, lim Limits) (Result, error) {
+	start := time.Now()
+	if b.Over() {
+		return Result{}, ErrGameOver
+	}
+	if lim.Level < 0 || lim.Level > MaxLevel {
+		return Result{}, errors.New("gomoku: level out of range")
+	}
+	if e.size != b.size || e.rule != b.rule {
+		e.clear()
+		e.size, e.rule = b.size, b.rule
+	}
+	e.opt = levelOptions(lim.Level)
+	if _, ok := ctx.Deadline(); !ok && e.opt.depth > fullDepthWithoutDeadline {
+		e.opt.depth = fullDepthWithoutDeadline
+	}
+	if lim.Depth > 0 {
+		e.opt.depth = min(lim.Depth, MaxDepth)
+	}
+	pos := b.Clone()
+	e.done = ctx.Done()
+	e.stopped = false
+	e.nodes = 0
+	e.history = [2][maxCells]int32{}
+	e.killers = [maxPly][2]int16{}
+
+	info := func(depth int, best int, score int, pv []int16) Info {
+		el := time.Since(start)
+		in := Info{Depth: depth, Nodes: e.nodes, Elapsed: el, Best: pos.point(best), Score: score}
+		if el > 0 {
+			in.NPS = uint64(float64(e.nodes) / el.Seconds())
+		}
+		for _, m := range pv {
+			in.PV = append(in.PV, pos.point(int(m)))
+		}
+		return in
+	}
+
+	if pos.stones == 0 {
+		c := pos.index(Point{pos.size / 2, pos.size / 2})
+		r := info(1, c, 0, []int16{int16(c)})
+		if lim.Progress != nil {
+			lim.Progress(r)
+		}
+		return r, nil
+	}
+
+	// Forced answers and threat-space wins before the main search. The
+	// threat search gets at most a third of the time.
+	e.threatUntil, e.threatOut = time.Time{}, false
+	if dl, ok := ctx.Deadline(); ok {
+		e.threatUntil = start.Add(time.Until(dl) / 3)
+	}
+	r, ok := e.rootThreats(pos, info)
+	e.threatUntil, e.threatOut = time.Time{}, false
+	if ok {
+		if lim.Progress != nil {
+			lim.Progress(r)
+		}
+		return r, nil
+	}
+
+	e.rootMoves = e.genRootMoves(pos)
+	if len(e.rootMoves) == 0 {
+		// Every empty point is forbidden to black: no legal move is left.
+		return Result{}, errors.New("gomoku: no legal move")
+	}
+	best := info(0, int(e.rootMoves[0].move), 0, []int16{e.rootMoves[0].move})
+	deadline, hasDeadline := ctx.Deadline()
+	for depth := 1; depth <= e.opt.depth; depth++ {
+		score := e.searchRoot(pos, depth)
+		if e.stopped {
+			break
+		}
+		e.pickNoisy(lim.Seed, depth)
+		best = info(depth, int(e.rootMoves[0].move), score, e.pv[0][:e.pvLen[0]])
+		if lim.Progress != nil {
+			lim.Progress(best)
+		}
+		if score >= WinThreshold || score <= -WinThreshold || len(e.rootMoves) == 1 {
+			break
+		}
+		if hasDeadline {
+			// Branching is roughly 2-3 per iteration: do not start an
+			// iteration that cannot finish before the deadline.
+			el := time.Since(start)
+			if el*2 > time.Until(deadline) {
+				break
+			}
+		}
+	}
+	best.Nodes = e.nodes
+	best.Elapsed = time.Since(start)
+	if best.Elapsed > 0 {
+		best.NPS = uint64(float64(e.nodes) / best.Elapsed.Seconds())
+	}
+	return best, nil
+}
+
+// clear empties the transposition tables.
+func (e *Engine) clear() {
+	clear(e.tt)
+	e.threat.clear()
+}
+
+// checkStop polls the context every 1024 nodes: cheap enough not to show
+// in profiles, frequent enough (well under a millisecond) for deadlines.
+func (e *Engine) checkStop() {
+	if e.nodes&1023 != 0 {
+		return
+	}
+	if e.done != nil {
+		select {
+		case <-e.done:
+			e.stopped = true
+		default:
+		}
+	}
+	if !e.threatUntil.IsZero() && time.Now().After(e.threatUntil) {
+		e.threatOut = true
+	}
+}
+
+// rootMove is a move at the root with its score from the last iteration.
+type rootMove struct {
+	move  int16
+	order int32
+	score int
+}
+
+// genRootMoves returns every legal, sensible root move in order.
+func (e *Engine) genRootMoves(b *Board) []rootMove {
+	var buf [maxMoves]scored
+	moves := e.genMoves(b, buf[:0], -1, 0)
+	out := make([]rootMove, len(moves))
+	for k, m := range moves {
+		out[k] = rootMove{move: int16(m.move), order: m.score}
+	}
+	return out
+}
+
+// searchRoot runs one iteration at the root and reorders the root moves
+// by their scores (stable, so ties keep the previous order).
+func (e *Engine) searchRoot(b *Board, depth int) int {
+	alpha, beta := -WinScore-1, WinScore+1
+	e.pvLen[0] = 0
+	best := -WinScore - 1
+	for k := range e.rootMoves {
+		m := int(e.rootMoves[k].move)
+		b.play(m)
+		e.nodes++
+		var score int
+		if k == 0 {
+			score = -e.negamax(b, depth-1, -beta, -alpha, 1)
+		} else {
+			score = -e.negamax(b, depth-1, -alpha-1, -alpha, 1)
+			if score > alpha && !e.stopped {
+				score = -e.negamax(b, depth-1, -beta, -alpha, 1)
+			}
+		}
+		b.undo()
+		if e.stopped {
+			return best
+		}
+		e.rootMoves[k].score = score
+		if k > 0 && score <= alpha {
+			e.rootMoves[k].score = min(score, alpha) - 1
+		}
+		if score > best {
+			best = score
+		}
+		if score > alpha {
+			alpha = score
+			e.pv[0][0] = int16(m)
+			copy(e.pv[0][1:], e.pv[1][:e.pvLen[1]])
+			e.pvLen[0] = e.pvLen[1] + 1
+		}
+	}
+	sort.SliceStable(e.rootMoves, func(i, j int) bool { return e.rootMoves[i].score > e.rootMoves[j].score })
+	if e.pvLen[0] == 0 {
+		e.pv[0][0] = e.rootMoves[0].move
+		e.pvLen[0] = 1
+	}
+	return best
+}
+
+// pickNoisy lets the weak levels pick, with seeded randomness, among the
+// root moves whose score is within the level's margin of the best. It
+// never gives up a proven win nor picks a proven loss over a non-loss.
+func (e *Engine) pickNoisy(seed int64, depth int) {
+	margin := e.opt.noise
+	if margin <= 0 || len(e.rootMoves) < 2 {
+		return
+	}
+	top := e.rootMoves[0].score
+	if top >= WinThreshold {
+		return
+	}
+	n := 1
+	for n < len(e.rootMoves) && n < e.opt.noiseWidth && e.rootMoves[n].score >= top-margin && e.rootMoves[n].score > -WinThreshold {
+		n++
+	}
+	if n == 1 {
+		return
+	}
+	rng := rand.New(rand.NewSource(seed ^ int64(depth)*0x5851f42d ^ 0x2545f491))
+	k := rng.Intn(n)
+	e.rootMoves[0], e.rootMoves[k] = e.rootMoves[k], e.rootMoves[0]
+	e.pv[0][0] = e.rootMoves[0].move
+	e.pvLen[0] = 1
+}
+
+// scored is a move with its ordering score.
+type scored struct {
+	move  int
+	score int32
+}
+
+// Ordering bonuses, far above pattern values so that they dominate.
+const (
+	orderTT     = 1 << 30 // the transposition table's move first
+	orderKiller = 1 << 20 // then the killers, which refuted siblings
+)
+
+// genMoves fills buf with the moves worth searching at this node, ordered
+// best first. When the opponent threatens to make an open four (it has an
+// open three), only the moves that stop it or make a four are generated;
+// otherwise every empty point near the stones.
+func (e *Engine) genMoves(b *Board, buf []scored, ttMove, ply int) []scored {
+	me := b.ToMove()
+	opp := me.Other()
+	defend := b.classCount[opp][tFlex4] > 0
+	for i, last := b.firstCell(), b.lastCell(); i <= last; i++ {
+		if b.cells[i] != cellEmpty || b.near[i] == 0 {
+			continue
+		}
+		if defend && !isFourClass(b.threat[me][i]) && b.maxPattern(opp, i) < pB4 {
+			continue
+		}
+		s := b.value[me][i] + b.value[opp][i]
+		s += e.history[me][i] >> 4
+		if i == ttMove {
+			s += orderTT
+		} else if ply < maxPly && (int16(i) == e.killers[ply][0] || int16(i) == e.killers[ply][1]) {
+			s += orderKiller
+		}
+		buf = append(buf, scored{i, s})
+	}
+	sort.Slice(buf, func(x, y int) bool { return buf[x].score > buf[y].score })
+	if b.rule == Renju && me == Black {
+		n := 0
+		for _, m := range buf {
+			if !b.isForbidden(m.move) {
+				buf[n] = m
+				n++
+			}
+		}
+		buf = buf[:n]
+	}
+	return buf
+}
+
+// eval is the static evaluation from the side to move's view: the pattern
+// totals of both sides, the side to move's weighted up because it moves
+// first (a three of the side to move is a threat, the opponent's only a
+// worry).
+func (e *Engine) eval(b *Board) int {
+	me := b.ToMove()
+	return int(b.total[me])*6/5 - int(b.total[me.Other()])
+}
+
+// negamax is the principal-variation alpha-beta search.
+func (e *Engine) negamax(b *Board, depth, alpha, beta, ply int) int {
+	e.pvLen[ply] = 0
+	if b.won {
+		return -(WinScore - ply)
+	}
+	if b.stones == b.size*b.size {
+		return 0
+	}
+	e.checkStop()
+	if e.stopped {
+		return 0
+	}
+	if ply >= maxPly-2 {
+		return e.eval(b)
+	}
+	me := b.ToMove()
+	opp := me.Other()
+
+	// Mate-distance pruning: no result here can beat a win next move.
+	if WinScore-ply-1 <= alpha {
+		return alpha
+	}
+	// I have five: win now.
+	if b.classCount[me][tFive] > 0 {
+		return WinScore - ply - 1
+	}
+	// The opponent has a four: block it, nothing else.
+	if b.classCount[opp][tFive] > 0 {
+		var buf [8]int
+		cells := b.fiveCells(opp, buf[:0])
+		if len(cells) >= 2 || !b.legalFor(me, cells[0]) {
+			return -(WinScore - ply - 2)
+		}
+		b.play(cells[0])
+		e.nodes++
+		score := -e.negamax(b, depth, -beta, -alpha, ply+1) // forced: no depth used
+		b.undo()
+		if score > alpha {
+			e.setPV(ply, cells[0])
+		}
+		return score
+	}
+	// I can make an open four and the opponent has no four to reply with:
+	// a win in three plies.
+	if b.classCount[me][tFlex4] > 0 && !b.hasFourMove(opp) {
+		for i, last := b.firstCell(), b.lastCell(); i <= last; i++ {
+			if b.cells[i] == cellEmpty && b.threat[me][i] == tFlex4 && b.legalFor(me, i) {
+				e.setPV(ply, i)
+				return WinScore - ply - 3
+			}
+		}
+	}
+
+	// Transposition table.
+	hash := b.hash
+	ttMove := -1
+	if ent, ok := e.probe(hash); ok {
+		ttMove = int(ent.move)
+		if int(ent.depth) >= depth {
+			s := scoreFromTT(int(ent.score), ply)
+			switch {
+			case ent.flag == ttExact:
+				return s
+			case ent.flag == ttLower && s >= beta:
+				return s
+			case ent.flag == ttUpper && s <= alpha:
+				return s
+			}
+		}
+	}
+
+	if depth <= 0 {
+		return e.leaf(b, alpha, beta, ply)
+	}
+
+	var buf [maxMoves]scored
+	moves := e.genMoves(b, buf[:0], ttMove, ply)
+	if len(moves) == 0 {
+		if b.classCount[opp][tFlex4] > 0 {
+			return -(WinScore - ply - 4) // no defence against the open four to come
+		}
+		return -(WinScore - ply - 2) // only forbidden points left (renju)
+	}
+	if w := e.opt.width(depth); len(moves) > w {
+		moves = moves[:w]
+	}
+
+	origAlpha := alpha
+	best := -WinScore - 1
+	bestMove := moves[0].move
+	for k, m := range moves {
+		b.play(m.move)
+		e.nodes++
+		var score int
+		if k == 0 {
+			score = -e.negamax(b, depth-1, -beta, -alpha, ply+1)
+		} else {
+			// Late moves that threaten nothing are searched one ply
+			// shallower first; a fail-high is re-searched at full depth.
+			r := 0
+			if k >= 3 && depth >= 3 && b.threat[me][m.move] < tThree {
+				r = 1
+			}
+			score = -e.negamax(b, depth-1-r, -alpha-1, -alpha, ply+1)
+			if score > alpha && !e.stopped {
+				score = -e.negamax(b, depth-1, -beta, -alpha, ply+1)
+			}
+		}
+		b.undo()
+		if e.stopped {
+			return 0
+		}
+		if score > best {
+			best = score
+			bestMove = m.move
+		}
+		if score > alpha {
+			alpha = score
+			e.setPV(ply, m.move)
+			if score >= beta {
+				if ply < maxPly && int16(m.move) != e.killers[ply][0] {
+					e.killers[ply][1] = e.killers[ply][0]
+					e.killers[ply][0] = int16(m.move)
+				}
+				e.history[me][m.move] += int32(depth * depth)
+				break
+			}
+		}
+	}
+	flag := ttExact
+	switch {
+	case best >= beta:
+		flag = ttLower
+	case best <= origAlpha:
+		flag = ttUpper
+	}
+	e.store(hash, bestMove, depth, scoreToTT(best, ply), flag)
+	return best
+}
+
+// setPV makes move the head of the principal variation at ply.
+func (e *Engine) setPV(ply, move int) {
+	e.pv[ply][0] = int16(move)
+	n := 0
+	if ply+1 < maxPly {
+		n = copy(e.pv[ply][1:], e.pv[ply+1][:e.pvLen[ply+1]])
+	}
+	e.pvLen[ply] = n + 1
+}
+
+// leaf evaluates a node at depth 0: a short VCF search for the side to
+// move (a win the static evaluation cannot see), else the static score.
+func (e *Engine) leaf(b *Board, alpha, beta, ply int) int {
+	if e.opt.leafVCF > 0 && b.hasFourMove(b.ToMove()) {
+		e.vcfBudget = e.opt.leafVCF
+		if e.vcf(b, ply, 0) {
+			return WinScore - ply - 5 // at least a four, its block and a five
+		}
+	}
+	return e.eval(b)
+}
+
+// Transposition table.
+
+type ttFlag uint8
+
+const (
+	ttExact ttFlag = iota + 1
+	ttLower        // score is a lower bound (fail high)
+	ttUpper        // score is an upper bound (fail low)
+)
+
+// ttEntry is one slot: 16 bytes.
+type ttEntry struct {
+	key   uint64
+	score int32
+	move  int16
+	depth int8
+	flag  ttFlag
+}
+
+func (e *Engine) probe(hash uint64) (ttEntry, bool) {
+	ent := e.tt[hash&e.ttMask]
+	return ent, ent.flag != 0 && ent.key == hash
+}
+
+// store replaces the slot unless it holds a deeper result for the same
+// position.
+func (e *Engine) store(hash uint64, move, depth, score int, flag ttFlag) {
+	slot := &e.tt[hash&e.ttMask]
+	if slot.key == hash && int(slot.depth) > depth && slot.flag != 0 {
+		return
+	}
+	*slot = ttEntry{key: hash, score: int32(score), move: int16(move), depth: int8(min(depth, 127)), flag: flag}
+}
+
+// scoreToTT and scoreFromTT store proven results relative to the node, so
+// a win found at one ply reads correctly at another.
+func scoreToTT(s, ply int) int {
+	switch {
+	case s >= WinThreshold:
+		return s + ply
+	case s <= -WinThreshold:
+		return s - ply
+	}
+	return s
+}
+
+func scoreFromTT(s, ply int) int {
+	switch {
+	case s >= WinThreshold:
+		return s - ply
+	case s <= -WinThreshold:
+		return s + ply
+	}
+	return s
+}

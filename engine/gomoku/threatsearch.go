@@ -1,0 +1,347 @@
+package gomoku
+
+// Threat-space search: VCF (victory by continuous fours) and VCT (victory
+// by continuous threats: fours and open threes). The attacker only plays
+// moves that force an answer, so the tree is narrow and deep wins are found
+// that a full-width search cannot reach. Both searches are sound: a "win"
+// is a proof against every defence they consider, and the defences
+// considered are complete (every block of a four or a three, and every
+// counter-four). They may miss wins (node budgets, depth limits, threats
+// they do not model such as a four-three point), never invent one.
+
+// threatTableBits sizes the threat-search table: 2^18 entries of 16 bytes,
+// 4 MiB, enough for the few hundred thousand nodes a root VCT visits.
+const threatTableBits = 18
+
+// maxVCFDepth bounds a VCF line in attacker moves. The longest VCFs in
+// real play are around 20 moves; the board runs out of fours long before.
+const maxVCFDepth = 40
+
+// Salts keep VCF and VCT entries for the same position apart.
+const (
+	saltVCF = 0x6a09e667f3bcc908
+	saltVCT = 0xbb67ae8584caa73b
+)
+
+// threatEntry is one slot of the threat table.
+type threatEntry struct {
+	key  uint64
+	move int16
+	win  bool
+	rem  int8 // remaining depth the result was proven for (fails only)
+}
+
+// threatTable is a direct-mapped table of proven threat-search results.
+type threatTable struct {
+	slots []threatEntry
+	mask  uint64
+}
+
+func newThreatTable(bits uint) threatTable {
+	return threatTable{slots: make([]threatEntry, 1<<bits), mask: 1<<bits - 1}
+}
+
+func (t *threatTable) clear() { clear(t.slots) }
+
+func (t *threatTable) get(key uint64) (threatEntry, bool) {
+	s := t.slots[key&t.mask]
+	return s, s.key == key && key != 0
+}
+
+func (t *threatTable) put(key uint64, move int, win bool, rem int) {
+	t.slots[key&t.mask] = threatEntry{key: key, move: int16(move), win: win, rem: int8(min(rem, 127))}
+}
+
+// threatLine records the winning line of the last successful threat search,
+// indexed by ply.
+type threatLine struct {
+	moves [maxPly]int16
+	end   int
+}
+
+// vcf reports whether the side to move wins by continuous fours. On
+// success e.line holds the line from ply on. It spends e.vcfBudget nodes at
+// most; a search cut by the budget reports no win.
+func (e *Engine) vcf(b *Board, ply, depth int) bool {
+	if b.won || ply >= maxPly-4 || depth >= maxVCFDepth {
+		return false
+	}
+	e.nodes++
+	e.vcfBudget--
+	e.checkStop()
+	if e.vcfBudget < 0 || e.stopped || e.threatOut {
+		return false
+	}
+	me := b.ToMove()
+	opp := me.Other()
+	if b.classCount[me][tFive] > 0 {
+		var buf [8]int
+		e.line.moves[ply] = int16(b.fiveCells(me, buf[:0])[0])
+		e.line.end = ply + 1
+		return true
+	}
+	key := b.hash ^ saltVCF
+	if ent, ok := e.threat.get(key); ok {
+		if ent.win {
+			e.line.moves[ply] = ent.move
+			e.line.end = ply + 1
+			return true
+		}
+		return false
+	}
+	var buf [maxMoves]scored
+	moves := buf[:0]
+	if b.classCount[opp][tFive] > 0 {
+		var fb [8]int
+		cells := b.fiveCells(opp, fb[:0])
+		c := cells[0]
+		if len(cells) > 1 || !isFourClass(b.threat[me][c]) || !b.legalFor(me, c) {
+			return false
+		}
+		moves = append(moves, scored{c, 0})
+	} else {
+		moves = e.fourMoves(b, me, moves)
+	}
+	budgetBefore := e.vcfBudget
+	for _, m := range moves {
+		b.play(m.move)
+		e.nodes++
+		if b.won {
+			b.undo()
+			e.line.moves[ply] = int16(m.move)
+			e.line.end = ply + 1
+			e.threat.put(key, m.move, true, 0)
+			return true
+		}
+		win := false
+		if b.classCount[opp][tFive] == 0 {
+			cell, n := b.fiveCellNear(me, m.move)
+			switch {
+			case n >= 2:
+				win = true
+				e.line.end = ply + 1
+			case n == 1 && b.rule == Renju && opp == Black && b.isForbidden(cell):
+				win = true // black cannot block: the block is forbidden
+				e.line.end = ply + 1
+			case n == 1:
+				b.play(cell)
+				e.nodes++
+				win = e.vcf(b, ply+2, depth+1)
+				b.undo()
+				e.line.moves[ply+1] = int16(cell)
+			}
+		}
+		b.undo()
+		if win {
+			e.line.moves[ply] = int16(m.move)
+			e.threat.put(key, m.move, true, 0)
+			return true
+		}
+		if e.stopped || e.threatOut || e.vcfBudget < 0 {
+			return false
+		}
+	}
+	if e.vcfBudget >= 0 && budgetBefore >= 0 && !e.threatOut && !e.stopped {
+		e.threat.put(key, -1, false, maxVCFDepth)
+	}
+	return false
+}
+
+// fourMoves appends c's legal moves that make a four or better, the
+// strongest (open fours, four-threes) first.
+func (e *Engine) fourMoves(b *Board, c Color, out []scored) []scored {
+	start := len(out)
+	for i, last := b.firstCell(), b.lastCell(); i <= last; i++ {
+		if b.cells[i] != cellEmpty || !isFourClass(b.threat[c][i]) {
+			continue
+		}
+		if !b.legalFor(c, i) {
+			continue
+		}
+		out = append(out, scored{i, b.value[c][i]})
+	}
+	sortScored(out[start:])
+	return out
+}
+
+// sortScored sorts by score, best first (insertion sort: lists are short).
+func sortScored(s []scored) {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j].score > s[j-1].score; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+}
+
+// vct reports whether the side to move wins by continuous threats within
+// rem more attacker moves. On success e.line holds the first move at ply.
+func (e *Engine) vct(b *Board, ply, rem int) bool {
+	if b.won || ply >= maxPly-8 {
+		return false
+	}
+	e.checkStop()
+	if e.stopped || e.threatOut || e.vcfBudget < 0 {
+		return false
+	}
+	me := b.ToMove()
+	opp := me.Other()
+	if e.vcf(b, ply, 0) {
+		return true
+	}
+	if rem <= 0 || e.vcfBudget < 0 {
+		return false
+	}
+	key := b.hash ^ saltVCT
+	if ent, ok := e.threat.get(key); ok {
+		if ent.win {
+			e.line.moves[ply] = ent.move
+			e.line.end = ply + 1
+			return true
+		}
+		if int(ent.rem) >= rem {
+			return false
+		}
+	}
+	var buf [maxMoves]scored
+	moves := buf[:0]
+	if b.classCount[opp][tFive] > 0 {
+		var fb [8]int
+		cells := b.fiveCells(opp, fb[:0])
+		if len(cells) > 1 || !b.legalFor(me, cells[0]) {
+			return false
+		}
+		moves = append(moves, scored{cells[0], 0})
+	} else {
+		for i, last := b.firstCell(), b.lastCell(); i <= last; i++ {
+			if b.cells[i] != cellEmpty || b.near[i] == 0 {
+				continue
+			}
+			t := b.threat[me][i]
+			if !isFourClass(t) && !b.hasThreePattern(me, i) {
+				continue
+			}
+			if !b.legalFor(me, i) {
+				continue
+			}
+			moves = append(moves, scored{i, b.value[me][i] + b.value[opp][i]/2})
+		}
+		sortScored(moves)
+	}
+	for _, m := range moves {
+		b.play(m.move)
+		e.nodes++
+		win := e.vctDefend(b, ply+1, rem)
+		b.undo()
+		if win {
+			e.line.moves[ply] = int16(m.move)
+			e.threat.put(key, m.move, true, rem)
+			return true
+		}
+		if e.stopped || e.threatOut || e.vcfBudget < 0 {
+			return false
+		}
+	}
+	e.threat.put(key, -1, false, rem)
+	return false
+}
+
+// vctDefend reports whether the attacker (who just moved) wins against
+// every defence of the side to move. The defences of a threat are its
+// blocking points (where the attacker would make a four or better) and the
+// defender's own fours.
+func (e *Engine) vctDefend(b *Board, ply, rem int) bool {
+	if b.won {
+		return true // the attacker made five
+	}
+	def := b.ToMove()
+	att := def.Other()
+	if b.classCount[def][tFive] > 0 {
+		return false // the defender wins first
+	}
+	if n := b.classCount[att][tFive]; n > 0 {
+		var fb [8]int
+		cells := b.fiveCells(att, fb[:0])
+		if len(cells) > 1 || !b.legalFor(def, cells[0]) {
+			return true
+		}
+		b.play(cells[0])
+		e.nodes++
+		win := e.vct(b, ply+1, rem-1)
+		b.undo()
+		if win {
+			e.line.moves[ply] = int16(cells[0])
+		}
+		return win
+	}
+	if b.classCount[att][tFlex4] == 0 {
+		return false // no threat: the defender has a free move
+	}
+	var buf [maxMoves]scored
+	defences := buf[:0]
+	for i, last := b.firstCell(), b.lastCell(); i <= last; i++ {
+		if b.cells[i] != cellEmpty || b.near[i] == 0 {
+			continue
+		}
+		if b.maxPattern(att, i) < pB4 && !isFourClass(b.threat[def][i]) {
+			continue
+		}
+		if !b.legalFor(def, i) {
+			continue
+		}
+		defences = append(defences, scored{i, b.value[att][i] + b.value[def][i]})
+	}
+	sortScored(defences)
+	for _, d := range defences {
+		b.play(d.move)
+		e.nodes++
+		win := e.vct(b, ply+1, rem-1)
+		b.undo()
+		if !win || e.stopped || e.threatOut || e.vcfBudget < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// rootThreats answers the positions that need no main search: a five to
+// play, a four to block, a proven VCF or VCT win.
+func (e *Engine) rootThreats(b *Board, info func(int, int, int, []int16) Info) (Info, bool) {
+	me := b.ToMove()
+	opp := me.Other()
+	var fb [8]int
+	if cells := b.fiveCells(me, fb[:0]); len(cells) > 0 {
+		return info(1, cells[0], WinScore-1, []int16{int16(cells[0])}), true
+	}
+	if cells := b.fiveCells(opp, fb[:0]); len(cells) > 0 {
+		c := cells[0]
+		if !b.legalFor(me, c) || len(cells) > 1 {
+			// Lost whatever we do; block one (a legal one if any).
+			for _, x := range cells {
+				if b.legalFor(me, x) {
+					c = x
+					break
+				}
+			}
+			return info(1, c, -(WinScore - 2), []int16{int16(c)}), true
+		}
+		if !e.opt.thinkOnForced {
+			return info(1, c, 0, []int16{int16(c)}), true
+		}
+		return Info{}, false
+	}
+	if e.opt.rootVCF > 0 {
+		e.vcfBudget = e.opt.rootVCF
+		if e.vcf(b, 0, 0) {
+			return info(1, int(e.line.moves[0]), WinScore-e.line.end, e.line.moves[:e.line.end]), true
+		}
+	}
+	if e.opt.rootVCT > 0 && !e.stopped {
+		e.vcfBudget = e.opt.rootVCT
+		for rem := 2; rem <= e.opt.vctDepth && !e.stopped && !e.threatOut && e.vcfBudget > 0; rem += 2 {
+			if e.vct(b, 0, rem) {
+				return info(1, int(e.line.moves[0]), WinScore-2*rem-1, e.line.moves[:1]), true
+			}
+		}
+	}
+	return Info{}, false
+}
