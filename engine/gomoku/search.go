@@ -43,20 +43,20 @@ type Engine struct {
 	rule    Rule
 
 	// Per-search state.
-	done      <-chan struct{}
-	stopped   bool
+	done    <-chan struct{}
+	stopped bool
 	// threatUntil, when set, ends the root threat search (not the whole
 	// search) at that time, so a fruitless VCT leaves time for the main
 	// search.
 	threatUntil time.Time
 	threatOut   bool
-	nodes     uint64
-	vcfBudget int
-	pv        [maxPly][maxPly]int16
-	pvLen     [maxPly]int
-	rootMoves []rootMove
-	line      threatLine
-	opt       options
+	nodes       uint64
+	vcfBudget   int
+	pv          [maxPly][maxPly]int16
+	pvLen       [maxPly]int
+	rootMoves   []rootMove
+	line        threatLine
+	opt         options
 }
 
 // NewEngine returns an engine with a DefaultTTBits transposition table
