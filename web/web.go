@@ -58,15 +58,28 @@ func Handler() http.Handler {
 	if err != nil {
 		panic("web: embedded static directory missing: " + err.Error())
 	}
-	index, err := fs.ReadFile(root, "index.html")
+	h := &handler{assets: map[string][]byte{}, started: time.Now()}
+	// The client is a few hundred kilobytes: read it once, so a request
+	// costs no copy of the file.
+	err = fs.WalkDir(root, ".", func(name string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := fs.ReadFile(root, name)
+		h.assets[name] = data
+		return err
+	})
 	if err != nil {
-		panic("web: embedded index.html missing: " + err.Error())
+		panic("web: reading the embedded client: " + err.Error())
 	}
-	return &handler{root: root, index: index, started: time.Now()}
+	if h.index = h.assets["index.html"]; h.index == nil {
+		panic("web: embedded index.html missing")
+	}
+	return h
 }
 
 type handler struct {
-	root    fs.FS
+	assets  map[string][]byte // path under static/ -> contents
 	index   []byte
 	started time.Time // modification time for every embedded file
 }
@@ -87,8 +100,8 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	data, err := fs.ReadFile(h.root, name)
-	if err != nil {
+	data, ok := h.assets[name]
+	if !ok {
 		http.NotFound(w, r) // directories, missing files
 		return
 	}

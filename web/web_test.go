@@ -126,3 +126,20 @@ func FuzzIsRoomPage(f *testing.F) {
 		}
 	})
 }
+
+func BenchmarkHandler(b *testing.B) {
+	h := Handler()
+	for _, p := range []string{"/", "/r/q7dk2m9xta", "/js/room.js"} {
+		b.Run(strings.ReplaceAll(p, "/", "_"), func(b *testing.B) {
+			req := httptest.NewRequest("GET", p, nil)
+			b.ReportAllocs()
+			for b.Loop() {
+				rec := httptest.NewRecorder()
+				h.ServeHTTP(rec, req)
+				if rec.Code != http.StatusOK {
+					b.Fatalf("status %d", rec.Code)
+				}
+			}
+		})
+	}
+}

@@ -191,6 +191,7 @@ describe('web client in chromium', { skip: missing || false }, () => {
     assert.equal(await carol.locator('#result').textContent(), result);
     const transcript = await carol.locator('#transcript').inputValue();
     assert.equal(transcript, annMoves.map((m) => (m === 'pass' ? 'pa' : m)).join(''));
+    console.log(`# reversi: ${result} transcript ${transcript}`);
     // The counts agree with the board.
     const blacks = await carol.locator('.cell.black').count();
     assert.equal(await carol.locator('#player-black .count').textContent(), String(blacks));
