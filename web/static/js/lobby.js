@@ -69,6 +69,12 @@ export function mountLobby(root, navigate) {
 
   let failed = false;
   async function refresh() {
+    if (stopped) return;
+    if (document.hidden) {
+      // Nobody is looking: ask again when the tab is shown.
+      document.addEventListener('visibilitychange', refresh, { once: true });
+      return;
+    }
     try {
       const rooms = await listRooms();
       if (stopped) return;

@@ -87,40 +87,49 @@ export function mountRoom(root, id) {
     });
   }
 
-  /** @returns {Promise<void>} */
+  /**
+   * join watches the room again (with the seat token and the last seq held);
+   * one join runs at a time.
+   * @returns {Promise<void>}
+   */
   async function join() {
     if (joining) return joining;
-    joining = (async () => /** @type {Promise<void>} */ {
-      const room = store.get();
-      const grant = seatGrant(id);
-      /** @type {Record<string, any>} */
-      const msg = { type: 'join', room: id };
-      if (grant) msg.token = grant.token;
-      if (room.lastSeq > 0) msg.since = room.lastSeq;
-      try {
-        const answer = await conn.request(msg);
-        store.update((r) => onJoined(r, answer));
-        if (grant && answer.seat == null) saveSeatGrant(id, null);
-        if (grant && answer.seat && answer.seat !== grant.seat) saveSeatGrant(id, { token: grant.token, seat: answer.seat });
-        maybeSit();
-      } catch (e) {
-        const code = /** @type {ProtocolError} */ (e).code;
-        if (code === 'bad_token') {
-          saveSeatGrant(id, null);
-          showError(e);
-          joining = null;
-          return join();
-        }
-        if (code === 'room_not_found') {
-          notFound();
-          return;
-        }
-        if (code !== 'disconnected') showError(e);
-      } finally {
-        joining = null;
-      }
-    })();
+    joining = joinOnce().then((again) => {
+      joining = null;
+      if (again) return join();
+    });
     return joining;
+  }
+
+  /**
+   * joinOnce sends one join and takes its answer.
+   * @returns {Promise<boolean>} true when the seat token was refused and the
+   * room should be joined again as a spectator
+   */
+  async function joinOnce() {
+    const room = store.get();
+    const grant = seatGrant(id);
+    /** @type {Record<string, any>} */
+    const msg = { type: 'join', room: id };
+    if (grant) msg.token = grant.token;
+    if (room.lastSeq > 0) msg.since = room.lastSeq;
+    try {
+      const answer = await conn.request(msg);
+      store.update((r) => onJoined(r, answer));
+      if (grant && answer.seat == null) saveSeatGrant(id, null);
+      if (grant && answer.seat && answer.seat !== grant.seat) saveSeatGrant(id, { token: grant.token, seat: answer.seat });
+      maybeSit();
+    } catch (e) {
+      const code = /** @type {ProtocolError} */ (e).code;
+      if (code === 'bad_token') {
+        saveSeatGrant(id, null);
+        showError(e);
+        return true;
+      }
+      if (code === 'room_not_found') notFound();
+      else if (code !== 'disconnected') showError(e);
+    }
+    return false;
   }
 
   // Opening a room's link takes the free seat, or spectates when both are taken.

@@ -68,6 +68,9 @@ describe('web client in chromium', { skip: missing || false }, () => {
     const seats = page.locator('fieldset.seat-pick');
     await seats.nth(0).getByText(o.black, { exact: true }).click();
     await seats.nth(1).getByText(o.white, { exact: true }).click();
+    // The level slider shows only for a bot seat.
+    assert.equal(await page.locator('#black-level').isVisible(), o.black === 'Bot');
+    assert.equal(await page.locator('#white-level').isVisible(), o.white === 'Bot');
     if (o.level) {
       if (o.white === 'Bot') await page.locator('#white-level').fill(String(o.level));
       if (o.black === 'Bot') await page.locator('#black-level').fill(String(o.level));
@@ -293,6 +296,13 @@ describe('web client in chromium', { skip: missing || false }, () => {
     await eve.locator('#btn-rematch').click();
     await waitRoom(eve, { gameNo: 2, status: 'playing' });
     assert.equal(await eve.locator('#result').count(), 0);
+
+    // A seat token the server does not know is refused in words; the page watches instead.
+    await eve.evaluate((room) => localStorage.setItem(`boardhall.seat.${room}`, JSON.stringify({ token: 'not-a-real-token', seat: 'black' })), id);
+    await eve.reload();
+    assert.match(await expectToast(eve, 'bad_token'), /could not be restored/);
+    await waitRoom(eve, { seat: '', gameNo: 2 });
+    await eve.locator('.spectating').waitFor();
   });
 
   test('a server restart is survived: the banner shows, the page reconnects and keeps the seat', {
