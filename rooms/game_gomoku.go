@@ -26,6 +26,9 @@ func init() {
 				return errorf(CodeBadRequest, "%v", err)
 			}
 			m.Rule = r.String()
+			if _, err := gomoku.NewBoard(m.Size, r); err != nil {
+				return errorf(CodeBadRequest, "%v", err)
+			}
 			return nil
 		},
 		start: func(m Meta) (Game, error) {
