@@ -60,7 +60,10 @@ func startServer(t *testing.T, cfg Config) string {
 
 type testWriter struct{ t *testing.T }
 
-func (w *testWriter) Write(p []byte) (int, error) { w.t.Log(strings.TrimSpace(string(p))); return len(p), nil }
+func (w *testWriter) Write(p []byte) (int, error) {
+	w.t.Log(strings.TrimSpace(string(p)))
+	return len(p), nil
+}
 
 // msg is a decoded server message.
 type msg map[string]any
@@ -73,10 +76,10 @@ func (m msg) obj(k string) msg    { o, _ := m[k].(map[string]any); return o }
 type client struct {
 	t       *testing.T
 	pending []msg // read but not yet asked for
-	ws   *websocket.Conn
-	msgs chan msg
-	next atomic.Int64
-	gone chan struct{}
+	ws      *websocket.Conn
+	msgs    chan msg
+	next    atomic.Int64
+	gone    chan struct{}
 }
 
 func dial(t *testing.T, addr string) *client {
