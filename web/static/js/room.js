@@ -309,6 +309,8 @@ class RoomUI {
     this.size = s.size;
     this.room = room;
     this.resignArmed = false;
+    /** @type {Map<string, string>} what each part was last drawn from */
+    this.keys = new Map();
     this.board = new BoardView({ game: s.game, size: s.size, onPlay: cb.play });
     this.status = h('p', { class: 'status', id: 'status', role: 'status', 'aria-live': 'polite' });
     this.passLine = h('p', { class: 'pass-notice', id: 'pass-notice' });
@@ -341,7 +343,7 @@ class RoomUI {
             s.game === 'reversi' ? [h('span', { class: 'key key-discs' }), ' disc difference'] : null,
             ' (black up)')),
         h('section', { class: 'card' }, h('h2', null, 'Invite'),
-          h('div', { class: 'copy-row' }, inviteInput, copyButton(() => inviteInput.value, 'Copy link'))),
+          h('div', { class: 'copy-row' }, inviteInput, copyButton(() => inviteInput.value, 'Copy link', 'copy-invite'))),
         h('section', { class: 'card' }, h('h2', null, 'Game record'), this.exportBox),
       ),
     );
@@ -412,16 +414,34 @@ class RoomUI {
     replace(this.viewers, eyeIcon(), ` ${s.viewers} watching`);
     this.viewers.setAttribute('aria-label', `${s.viewers} ${s.viewers === 1 ? 'person' : 'people'} watching`);
 
-    this.renderPlayers(room, can);
-    this.renderThinking(room);
-    this.renderUndo(room, can);
-    this.renderControls(room, can);
-    this.renderMoves(room, v);
-    replace(this.graphBox, drawGraph({
+    // Each part is drawn again only when what it shows changed, so that a
+    // stream of thinking or viewer messages neither costs much nor takes the
+    // keyboard focus away from a button or closes an open menu.
+    const focused = document.activeElement && this.el.contains(document.activeElement) ? document.activeElement.id : '';
+    this.part('players', [s.seats, s.counts, s.toMove, s.result, me, can.sit, this.cb.maxLevel(), s.status], () => this.renderPlayers(room, can));
+    this.part('thinking', [room.thinking, s.toMove, s.seats, s.result], () => this.renderThinking(room));
+    this.part('undo', [s.undoRequest, me, can.answerUndo], () => this.renderUndo(room, can));
+    this.part('controls', [can, me, s.seats, s.status, s.result, this.resignArmed], () => this.renderControls(room, can));
+    this.part('moves', [s.moves, room.cursor, v.ply], () => this.renderMoves(room, v));
+    this.part('graph', [room.lastSeq, s.version, room.cursor], () => replace(this.graphBox, drawGraph({
       game: s.game, plies: plies.length, ...evalSeries(s.game, plies),
       cursor: room.cursor, onPick: (ply) => this.cb.cursor(ply >= s.moves.length ? null : ply),
-    }));
-    this.renderExport(s);
+    })));
+    this.part('export', [s.moves], () => this.renderExport(s));
+    if (focused && document.activeElement?.id !== focused) document.getElementById(focused)?.focus();
+  }
+
+  /**
+   * part runs draw when key differs from the last time this part was drawn.
+   * @param {string} name
+   * @param {any} key JSON-able
+   * @param {() => void} draw
+   */
+  part(name, key, draw) {
+    const k = JSON.stringify(key);
+    if (this.keys.get(name) === k) return;
+    this.keys.set(name, k);
+    draw();
   }
 
   /**
@@ -441,7 +461,7 @@ class RoomUI {
       if (won) badges.push(h('span', { class: 'badge won' }, 'Winner'));
       const controls = [];
       if (can.sit && info.kind === 'open') {
-        controls.push(h('button', { class: 'button small', type: 'button', 'data-sit': seat, onclick: () => this.cb.sit(seat) }, `Play ${seat}`));
+        controls.push(h('button', { class: 'button small', type: 'button', id: `sit-${seat}`, 'data-sit': seat, onclick: () => this.cb.sit(seat) }, `Play ${seat}`));
       }
       // A seated player may set a seat that is not another person's: a bot,
       // its level, or open again.
@@ -589,6 +609,7 @@ class RoomUI {
         type: 'button',
         class: `ply${p.ply + 1 === v.ply && (room.cursor != null || p.ply + 1 === n) ? ' current' : ''}${p.move === 'pass' ? ' pass' : ''}`,
         'data-ply': p.ply + 1,
+        id: `ply-${p.ply + 1}`,
         'aria-label': `Ply ${p.ply + 1}, ${p.ply % 2 === 0 ? 'black' : 'white'} ${p.move}`,
         onclick: () => this.cb.cursor(p.ply + 1 >= n ? null : p.ply + 1),
       }, p.move)))));
@@ -612,7 +633,7 @@ class RoomUI {
     const header = s.game === 'reversi' ? 'Transcript (passes as “pa”)' : `Record (${s.size}×${s.size}${s.rule ? `, ${s.rule}` : ''})`;
     replace(this.exportBox,
       h('p', { class: 'small muted' }, header),
-      h('div', { class: 'copy-row' }, input, copyButton(() => input.value, 'Copy')),
+      h('div', { class: 'copy-row' }, input, copyButton(() => input.value, 'Copy', 'copy-transcript')),
       h('p', { class: 'small' }, h('a', { href: `/api/rooms/${encodeURIComponent(s.id)}`, download: `${s.game}-${s.id}.json` }, 'Download the whole record (JSON)')));
   }
 }
@@ -633,10 +654,11 @@ function btn(name, text, disabled, onclick, label) {
  * copyButton copies text to the clipboard and says so.
  * @param {() => string} get
  * @param {string} text
+ * @param {string} id
  */
-function copyButton(get, text) {
+function copyButton(get, text, id) {
   return h('button', {
-    type: 'button', class: 'button small',
+    type: 'button', class: 'button small', id,
     onclick: async () => {
       try {
         await navigator.clipboard.writeText(get());
