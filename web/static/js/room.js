@@ -342,8 +342,9 @@ class RoomUI {
             h('span', { class: 'key key-eval' }), ' engine score ',
             s.game === 'reversi' ? [h('span', { class: 'key key-discs' }), ' disc difference'] : null,
             ' (black up)')),
-        h('section', { class: 'card' }, h('h2', null, 'Invite'),
-          h('div', { class: 'copy-row' }, inviteInput, copyButton(() => inviteInput.value, 'Copy link', 'copy-invite'))),
+        h('section', { class: 'card invite', id: 'invite' }, h('h2', null, 'Invite'),
+          h('p', { class: 'small muted invite-hint' }, 'Send this link to a friend: opening it takes the free seat. Others who open it watch.'),
+          h('div', { class: 'copy-row' }, inviteInput, shareButton(invite, describeRoom(s)))),
         h('section', { class: 'card' }, h('h2', null, 'Game record'), this.exportBox),
       ),
     );
@@ -384,6 +385,8 @@ class RoomUI {
     const v = /** @type {import('./store.js').View} */ (view(room));
     const plies = history(room.events);
 
+    // While a seat waits for a person, the invite comes first.
+    this.el.classList.toggle('waiting', s.status === 'waiting' && SEATS.some((k) => s.seats[k].kind === 'open'));
     Object.assign(this.el.dataset, {
       version: String(s.version), plies: String(s.moves.length), status: s.status,
       seat: me || '', toMove: s.toMove || '', gameNo: String(s.gameNo), lastMove: s.lastMove || '',
@@ -648,6 +651,20 @@ class RoomUI {
  */
 function btn(name, text, disabled, onclick, label) {
   return h('button', { type: 'button', class: `button small btn-${name}`, id: `btn-${name}`, disabled, onclick, 'aria-label': label }, text);
+}
+
+/**
+ * shareButton offers the system's share sheet where there is one (phones),
+ * else copies the link.
+ * @param {string} url
+ * @param {string} title
+ */
+function shareButton(url, title) {
+  if (typeof navigator.share !== 'function') return copyButton(() => url, 'Copy link', 'copy-invite');
+  return h('button', {
+    type: 'button', class: 'button small', id: 'share-invite',
+    onclick: () => navigator.share({ title: `${title} · Board Hall`, url }).catch(() => { /* the person closed the sheet */ }),
+  }, 'Share');
 }
 
 /**
