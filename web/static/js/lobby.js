@@ -5,7 +5,7 @@ import { createRoom, listGames, listRooms } from './api.js';
 import { ProtocolError, errorText } from './errors.js';
 import { toast } from './toast.js';
 import { playerName, setPlayerName, NAME_MAX } from './prefs.js';
-import { seatName, capital } from './store.js';
+import { seatName, capital, spectators } from './store.js';
 import { eyeIcon } from './icons.js';
 
 /** LOBBY_REFRESH_MS is how often the lobby asks for the room list while it is on screen. */
@@ -119,7 +119,7 @@ export function mountLobby(root, navigate) {
       h('div', { class: 'room-meta' },
         h('span', { title: 'Discs or stones, black–white', 'aria-label': `Score ${score}` }, score),
         h('span', { title: 'Plies played' }, `${r.plies ?? 0} plies`),
-        h('span', { title: 'Watching', 'aria-label': `${r.viewers ?? 0} watching` }, eyeIcon(), ` ${r.viewers ?? 0}`),
+        h('span', { title: 'Spectators', 'aria-label': `${spectators(r)} watching` }, eyeIcon(), ` ${spectators(r)}`),
       ),
       h('a', { class: 'button small', href: url, 'data-link': '', 'aria-label': `${action} ${describeRoom(r)} ${r.id}` }, action),
     );

@@ -14,7 +14,7 @@ import { playerName, seatGrant, saveSeatGrant } from './prefs.js';
 import { formatTranscript, moveRows } from './notation.js';
 import {
   SEATS, other, newRoom, onJoined, onEvent, onThinking, onViewers, history, view, evalSeries,
-  seatName, turnText, passNotice, resultText, formatScore, canAct, capital, createStore,
+  seatName, turnText, passNotice, resultText, formatScore, canAct, capital, createStore, spectators,
 } from './store.js';
 import { describeRoom } from './lobby.js';
 
@@ -414,8 +414,11 @@ class RoomUI {
     const pass = v.live ? passNotice(s) : '';
     this.passLine.textContent = pass;
     this.passLine.hidden = !pass;
-    replace(this.viewers, eyeIcon(), ` ${s.viewers} watching`);
-    this.viewers.setAttribute('aria-label', `${s.viewers} ${s.viewers === 1 ? 'person' : 'people'} watching`);
+    const watching = spectators(s);
+    const words = `${watching} ${watching === 1 ? 'spectator' : 'spectators'}`;
+    replace(this.viewers, eyeIcon(), ` ${words}`);
+    this.viewers.setAttribute('aria-label', words);
+    this.viewers.title = `${s.viewers} ${s.viewers === 1 ? 'connection' : 'connections'} to this room, players included`;
 
     // Each part is drawn again only when what it shows changed, so that a
     // stream of thinking or viewer messages neither costs much nor takes the

@@ -325,6 +325,19 @@ export function formatScore(game, score) {
 export const GOMOKU_WIN = 10000;
 
 /**
+ * spectators estimates how many people watch without playing: the server
+ * counts every connection to the room, players included (docs/protocol.md,
+ * "viewers"), so the seated people are taken off. A player whose tab is closed
+ * still counts as seated, so the estimate can be one low, never high.
+ * @param {{viewers?: number, seats?: {black: SeatInfo, white: SeatInfo}}} s a room state or a lobby entry
+ * @returns {number}
+ */
+export function spectators(s) {
+  const people = s.seats ? SEATS.filter((k) => s.seats?.[k]?.kind === 'human').length : 0;
+  return Math.max(0, (s.viewers ?? 0) - people);
+}
+
+/**
  * canAct lists what this tab may do now, for the controls.
  * @param {Room} room
  */

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   newRoom, onJoined, onEvent, onThinking, onViewers, history, view, evalSeries, seatName, resultText,
-  turnText, passNotice, formatScore, canAct, createStore, other,
+  turnText, passNotice, formatScore, canAct, createStore, other, spectators,
 } from '../../static/js/store.js';
 import { startBoard } from '../../static/js/notation.js';
 
@@ -201,4 +201,17 @@ test('createStore notifies subscribers of changes only', () => {
   assert.deepEqual(seen, [2, 3]);
   assert.equal(s.get(), 9);
   assert.equal(other('black'), 'white');
+});
+
+test('spectators leaves the seated people out of the viewer count', async (t) => {
+  const two = { black: { kind: 'human', name: 'A' }, white: { kind: 'human', name: 'B' } };
+  const bot = { black: { kind: 'human', name: 'A' }, white: { kind: 'bot', level: 3 } };
+  const cases = [
+    { name: 'two players and a spectator', s: { viewers: 3, seats: two }, want: 1 },
+    { name: 'a player and a bot, alone', s: { viewers: 1, seats: bot }, want: 0 },
+    { name: 'player offline', s: { viewers: 1, seats: two }, want: 0 },
+    { name: 'bots only', s: { viewers: 4, seats: { black: { kind: 'bot', level: 1 }, white: { kind: 'bot', level: 2 } } }, want: 4 },
+    { name: 'no count', s: { seats: two }, want: 0 },
+  ];
+  for (const tc of cases) await t.test(tc.name, () => assert.equal(spectators(tc.s), tc.want));
 });
