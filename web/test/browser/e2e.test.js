@@ -228,6 +228,13 @@ describe('web client in chromium', { skip: missing || false }, () => {
     await waitRoom(eve, { seat: 'black', toMove: 'black' });
     assert.equal(await eve.locator('#player-white .badge.bot').textContent(), 'Bot · level 2');
 
+    // The arrow keys move a visible focus over the points.
+    await eve.locator('.cell[data-cell="h8"]').focus();
+    await eve.keyboard.press('ArrowLeft');
+    await eve.keyboard.press('ArrowUp');
+    assert.equal(await eve.evaluate(() => /** @type {HTMLElement} */ (document.activeElement)?.dataset.cell), 'g9');
+    assert.equal(await eve.locator('.cell[data-cell="g9"]').getAttribute('tabindex'), '0');
+
     // Quiet points far from each other, so the person never makes or blocks a line
     // on purpose: the bot should win; either result ends the test.
     const quiet = [];
@@ -288,6 +295,14 @@ describe('web client in chromium', { skip: missing || false }, () => {
     const transcript = await eve.locator('#transcript').inputValue();
     const plies = await eve.locator('#moves .ply').allTextContents();
     assert.equal(transcript, plies.join(''));
+    // The bot's scores are plotted; the move list steps through the game.
+    assert.ok(await eve.locator('#graph .graph-dot').count() > 0, 'the bot moves carry scores');
+    await eve.locator('#ply-1').click();
+    assert.equal(await eve.locator('.cell.black, .cell.white').count(), 1);
+    await eve.locator('#moves').press('ArrowRight');
+    assert.equal(await eve.locator('.cell.black, .cell.white').count(), 2);
+    await eve.locator('#btn-live').click();
+    assert.equal(await eve.locator('.cell.black, .cell.white').count(), plies.length);
     console.log(`# gomoku: ${result} after ${plies.length} plies; thinking shown: ${sawThinking}`);
     if (!pictured) await shot(eve, 'gomoku.png');
     assert.ok(id);
