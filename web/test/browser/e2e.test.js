@@ -52,6 +52,15 @@ describe('web client in chromium', { skip: missing || false }, () => {
     await context.addInitScript((n) => {
       if (!localStorage.getItem('boardhall.name')) localStorage.setItem('boardhall.name', n);
     }, name);
+    // Record every search depth the thinking indicator shows, however briefly.
+    await context.addInitScript(() => {
+      const seen = /** @type {string[]} */ ([]);
+      Object.defineProperty(window, '__thinkingSeen', { value: seen });
+      new MutationObserver(() => {
+        const d = document.querySelector('#thinking .think-depth');
+        if (d && d.textContent && seen[seen.length - 1] !== d.textContent) seen.push(d.textContent);
+      }).observe(document, { subtree: true, childList: true, characterData: true });
+    });
     const page = await context.newPage();
     watchErrors(page, name, pageErrors);
     return page;
@@ -242,7 +251,6 @@ describe('web client in chromium', { skip: missing || false }, () => {
     let undone = false;
     let switched = false;
     let pictured = false;
-    let sawThinking = false;
     for (let guard = 0; guard < 120; guard++) {
       await eve.waitForFunction(() => {
         const d = document.getElementById('room')?.dataset;
@@ -284,7 +292,6 @@ describe('web client in chromium', { skip: missing || false }, () => {
       await eve.locator(`.cell[data-cell="${point}"]`).focus();
       await eve.keyboard.press('Enter');
       await eve.locator(`#moves .ply[data-ply="${s.plies + 1}"]`, { hasText: point }).waitFor();
-      if (await eve.locator('#thinking:not([hidden])').count()) sawThinking = true;
     }
     const end = await roomState(eve);
     assert.equal(end.status, 'finished', 'the game ended');
@@ -303,7 +310,9 @@ describe('web client in chromium', { skip: missing || false }, () => {
     assert.equal(await eve.locator('.cell.black, .cell.white').count(), 2);
     await eve.locator('#btn-live').click();
     assert.equal(await eve.locator('.cell.black, .cell.white').count(), plies.length);
-    console.log(`# gomoku: ${result} after ${plies.length} plies; thinking shown: ${sawThinking}`);
+    const depths = await eve.evaluate(() => /** @type {any} */ (window).__thinkingSeen);
+    console.log(`# gomoku: ${result} after ${plies.length} plies; thinking shown: ${depths.join(', ')}`);
+    assert.ok(depths.length > 0, 'the bot showed its search progress');
     if (!pictured) await shot(eve, 'gomoku.png');
     assert.ok(id);
 
