@@ -21,7 +21,7 @@ import (
 
 // testConfig is the default configuration on a free loopback port, with bots that play
 // at once.
-func testConfig(t *testing.T) Config {
+func testConfig(t testing.TB) Config {
 	t.Helper()
 	cfg, err := loadConfig(nil, func(string) string { return "" })
 	require.NoError(t, err)
@@ -35,7 +35,7 @@ func testConfig(t *testing.T) Config {
 
 // startServer runs a server in this process until the test ends; it returns its
 // address.
-func startServer(t *testing.T, cfg Config) string {
+func startServer(t testing.TB, cfg Config) string {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan string, 1)
@@ -58,7 +58,7 @@ func startServer(t *testing.T, cfg Config) string {
 	return addr
 }
 
-type testWriter struct{ t *testing.T }
+type testWriter struct{ t testing.TB }
 
 func (w *testWriter) Write(p []byte) (int, error) {
 	w.t.Log(strings.TrimSpace(string(p)))
@@ -74,7 +74,7 @@ func (m msg) obj(k string) msg    { o, _ := m[k].(map[string]any); return o }
 
 // client is a test WebSocket client: a reader goroutine feeds msgs.
 type client struct {
-	t       *testing.T
+	t       testing.TB
 	pending []msg // read but not yet asked for
 	ws      *websocket.Conn
 	msgs    chan msg
@@ -82,7 +82,7 @@ type client struct {
 	gone    chan struct{}
 }
 
-func dial(t *testing.T, addr string) *client {
+func dial(t testing.TB, addr string) *client {
 	t.Helper()
 	ws, resp, err := websocket.DefaultDialer.Dial("ws://"+addr+"/ws", nil)
 	require.NoError(t, err)
@@ -135,7 +135,8 @@ func (c *client) waitFor(what string, ok func(msg) bool) msg {
 		case <-c.gone:
 			c.t.Fatalf("connection closed while waiting for %s", what)
 		case <-timeout:
-			c.t.Fatalf("timed out waiting for %s", what)
+			last := c.pending[max(0, len(c.pending)-3):]
+			c.t.Fatalf("timed out waiting for %s; last unclaimed messages: %v", what, last)
 		}
 	}
 }
@@ -172,7 +173,7 @@ func (c *client) event(seq int64) msg {
 	})
 }
 
-func postJSON(t *testing.T, addr, path, body string) (int, msg) {
+func postJSON(t testing.TB, addr, path, body string) (int, msg) {
 	t.Helper()
 	resp, err := http.Post("http://"+addr+path, "application/json", strings.NewReader(body))
 	require.NoError(t, err)
@@ -182,7 +183,7 @@ func postJSON(t *testing.T, addr, path, body string) (int, msg) {
 	return resp.StatusCode, m
 }
 
-func getJSON(t *testing.T, addr, path string) (int, msg) {
+func getJSON(t testing.TB, addr, path string) (int, msg) {
 	t.Helper()
 	resp, err := http.Get("http://" + addr + path)
 	require.NoError(t, err)
@@ -192,7 +193,7 @@ func getJSON(t *testing.T, addr, path string) (int, msg) {
 	return resp.StatusCode, m
 }
 
-func createRoom(t *testing.T, addr, body string) string {
+func createRoom(t testing.TB, addr, body string) string {
 	t.Helper()
 	status, m := postJSON(t, addr, "/api/rooms", body)
 	require.Equal(t, http.StatusCreated, status, "%v", m)

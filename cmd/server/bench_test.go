@@ -1,0 +1,79 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/boardhall/boardhall/rooms/redistest"
+)
+
+// BenchmarkMoveRoundTrip measures, over loopback, the time from a player sending a move
+// to both the opponent and a spectator having received it, with the memory Store and
+// with Redis. Players alternate Reversi moves (the first legal move), starting a
+// rematch when a game ends.
+//
+//	go test -run XXX -bench MoveRoundTrip -benchtime 2000x ./cmd/server
+func BenchmarkMoveRoundTrip(b *testing.B) {
+	for _, store := range []string{"memory", "redis"} {
+		b.Run(store, func(b *testing.B) {
+			cfg := testConfig(b)
+			cfg.MessagesPerSecond, cfg.MessageBurst = 1e6, 1e6 // one client sends as fast as it can
+			if store == "redis" {
+				rdb := redistest.Client(b)
+				cfg.RedisURL = fmt.Sprintf("%s/%d", redistest.URL(b), rdb.Options().DB)
+			}
+			addr := startServer(b, cfg)
+			room := createRoom(b, addr, `{"game":"reversi"}`)
+			players := [2]*client{dial(b, addr), dial(b, addr)}
+			spectator := dial(b, addr)
+			players[0].seat(room, "black", "A")
+			players[1].seat(room, "white", "B")
+			spectator.ok(msg{"type": "join", "room": room})
+			state := players[1].waitFor("seated", func(m msg) bool { return m.str("type") == "event" && m.obj("state").num("version") == 2 }).obj("state")
+			lat := make([]time.Duration, 0, b.N)
+			b.ResetTimer()
+			for range b.N {
+				if state.str("status") == "finished" {
+					players[0].ok(msg{"type": "rematch", "room": room})
+					v := state.num("version") + 1
+					players[1].event(v)
+					state = spectator.event(v).obj("state")
+					players[0].event(v)
+				}
+				side := state.str("toMove")
+				mover, other := players[0], players[1]
+				if side == "white" {
+					mover, other = players[1], players[0]
+				}
+				legal := toStrings(state["legal"])
+				start := time.Now()
+				id := mover.send(msg{"type": "move", "room": room, "move": legal[0]})
+				v := state.num("version") + 1
+				if a := mover.waitFor("answer", func(m msg) bool { return m.num("id") == id && m.str("type") == "error" || m.str("type") == "event" && m.obj("event").num("seq") == v }); a.str("type") == "error" {
+					b.Fatalf("move %s at version %d: %v", legal[0], v-1, a)
+				}
+				other.event(v)
+				state = spectator.event(v).obj("state")
+				lat = append(lat, time.Since(start))
+				ack := mover.answer(id)
+				if ack.str("type") != "ack" {
+					b.Fatalf("move %s at version %d: %v", legal[0], v-1, ack)
+				}
+				// The ack names the last event stored: a forced pass comes with the move.
+				if last := ack.num("seq"); last > v {
+					other.event(last)
+					state = spectator.event(last).obj("state")
+				}
+				mover.pending = mover.pending[:0]
+				other.pending = other.pending[:0]
+				spectator.pending = spectator.pending[:0]
+			}
+			b.StopTimer()
+			slices.Sort(lat)
+			b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-µs")
+			b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs")
+		})
+	}
+}
