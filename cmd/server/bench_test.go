@@ -51,7 +51,9 @@ func BenchmarkMoveRoundTrip(b *testing.B) {
 				start := time.Now()
 				id := mover.send(msg{"type": "move", "room": room, "move": legal[0]})
 				v := state.num("version") + 1
-				if a := mover.waitFor("answer", func(m msg) bool { return m.num("id") == id && m.str("type") == "error" || m.str("type") == "event" && m.obj("event").num("seq") == v }); a.str("type") == "error" {
+				if a := mover.waitFor("answer", func(m msg) bool {
+					return m.num("id") == id && m.str("type") == "error" || m.str("type") == "event" && m.obj("event").num("seq") == v
+				}); a.str("type") == "error" {
 					b.Fatalf("move %s at version %d: %v", legal[0], v-1, a)
 				}
 				other.event(v)
