@@ -43,6 +43,10 @@ export function mountRoom(root, id) {
   let maxLevel = 10;
   /** @type {Promise<void>|null} */
   let joining = null;
+  /** @type {RoomUI|null} */
+  let ui = null;
+  /** @type {any[]} what GET /api/games said, once it answers */
+  let gamesKnown = [];
 
   replace(root, h('main', { class: 'room-loading' }, h('p', { class: 'muted' }, 'Connecting to the room…')));
 
@@ -58,14 +62,12 @@ export function mountRoom(root, id) {
     onStatus: (status, detail) => {
       if (status === 'reconnecting' && detail) {
         const secs = Math.max(1, Math.round(detail.waitMs / 1000));
-        banner(`Connection lost. Reconnecting in ${secs} s… (attempt ${detail.attempt})`);
+        const what = everOpen ? 'Connection lost.' : 'Cannot reach the server.';
+        banner(`${what} Reconnecting in ${secs} s… (attempt ${detail.attempt})`);
       }
       ui?.setLink(status);
     },
   });
-
-  /** @type {RoomUI|null} */
-  let ui = null;
 
   /** @param {any} e */
   function showError(e) {
@@ -154,7 +156,8 @@ export function mountRoom(root, id) {
 
   /** @param {any} msg */
   function onMessage(msg) {
-    if (msg.room !== id) return;
+    // An error that answers no request may name no room (a flood warning): show it anyway.
+    if (msg.room !== id && !(msg.type === 'error' && !msg.room)) return;
     switch (msg.type) {
       case 'event': {
         const before = store.get();
@@ -248,8 +251,6 @@ export function mountRoom(root, id) {
     gamesKnown = games;
     if (ui) ui.update(store.get());
   }, () => { /* the lobby reports API trouble; the room keeps the default levels */ });
-  /** @type {any[]} */
-  let gamesKnown = [];
 
   store.subscribe((room) => {
     if (stopped || !room.state) return;
@@ -268,16 +269,22 @@ export function mountRoom(root, id) {
     ui.update(room);
   });
 
+  /** @type {boolean} a move is on its way: a double click must not send a second */
+  let moving = false;
+
   /** @param {string} move */
   function play(move) {
     const room = store.get();
     const s = room.state;
-    if (!s) return;
+    if (!s || moving) return;
     if (room.cursor != null) {
       toast('You are looking at an earlier position. Press “Live” to return to the game.', 'info');
       return;
     }
-    act({ type: 'move', move, at: s.version });
+    moving = true;
+    act({ type: 'move', move, at: s.version }).finally(() => {
+      moving = false;
+    });
   }
 
   return () => {
