@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -468,4 +469,68 @@ func TestTwoNodes(t *testing.T) {
 	}
 	_, rec := getJSON(t, a, "/api/rooms/"+room)
 	require.Len(t, rec["events"], 7)
+}
+
+// TestSlowClientDropped: a client that stops reading is disconnected once its send queue
+// fills, and the others in its room go on as before.
+func TestSlowClientDropped(t *testing.T) {
+	cfg := testConfig(t)
+	cfg.SendQueue = 8
+	cfg.MessagesPerSecond, cfg.MessageBurst = 1e6, 1e6
+	addr := startServer(t, cfg)
+	room := createRoom(t, addr, `{"game":"reversi"}`)
+	ann, bob := dial(t, addr), dial(t, addr)
+	ann.seat(room, "black", "Ann")
+	bob.seat(room, "white", "Bob")
+	// A game's worth of moves, so that each `joined` answer is long.
+	state := msg{"version": float64(2), "toMove": "black", "legal": []any{"f5", "d6", "c3", "e6"}}
+	for i := 0; i < 40 && len(toStrings(state["legal"])) > 0; i++ {
+		c := ann
+		if state.str("toMove") == "white" {
+			c = bob
+		}
+		id := c.send(msg{"type": "move", "room": room, "move": toStrings(state["legal"])[0]})
+		last := c.answer(id).num("seq")
+		state = ann.event(last).obj("state")
+		bob.event(last)
+	}
+
+	// The slow client: a tiny receive buffer, and it never reads.
+	dialer := websocket.Dialer{NetDial: func(network, a string) (net.Conn, error) {
+		conn, err := net.Dial(network, a)
+		if err == nil {
+			conn.(*net.TCPConn).SetReadBuffer(4096)
+		}
+		return conn, err
+	}}
+	slow, _, err := dialer.Dial("ws://"+addr+"/ws", nil)
+	require.NoError(t, err)
+	defer slow.Close()
+	join, _ := json.Marshal(msg{"type": "join", "room": room})
+	for range 500 {
+		if slow.WriteMessage(websocket.TextMessage, join) != nil {
+			break // the server has already closed it
+		}
+	}
+	require.Eventually(t, func() bool {
+		resp, err := http.Get("http://" + addr + "/metrics")
+		if err != nil {
+			return false
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		return strings.Contains(string(body), "hall_ws_slow_clients_dropped_total 1")
+	}, 20*time.Second, 50*time.Millisecond, "the slow client was not dropped")
+
+	// The players never noticed.
+	if len(toStrings(state["legal"])) > 0 {
+		c := ann
+		if state.str("toMove") == "white" {
+			c = bob
+		}
+		v := state.num("version") + 1
+		c.ok(msg{"type": "move", "room": room, "move": toStrings(state["legal"])[0]})
+		ann.event(v)
+		bob.event(v)
+	}
 }
