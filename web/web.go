@@ -15,6 +15,7 @@ package web
 
 import (
 	"bytes"
+	"compress/gzip"
 	"embed"
 	"io/fs"
 	"mime"
@@ -58,7 +59,7 @@ func Handler() http.Handler {
 	if err != nil {
 		panic("web: embedded static directory missing: " + err.Error())
 	}
-	h := &handler{assets: map[string][]byte{}, started: time.Now()}
+	h := &handler{assets: map[string][]byte{}, gzipped: map[string][]byte{}, started: time.Now()}
 	// The client is a few hundred kilobytes: read it once, so a request
 	// costs no copy of the file.
 	err = fs.WalkDir(root, ".", func(name string, d fs.DirEntry, err error) error {
@@ -66,8 +67,16 @@ func Handler() http.Handler {
 			return err
 		}
 		data, err := fs.ReadFile(root, name)
+		if err != nil {
+			return err
+		}
 		h.assets[name] = data
-		return err
+		if compressible(name) {
+			if gz := compress(data); len(gz) < len(data) {
+				h.gzipped[name] = gz
+			}
+		}
+		return nil
 	})
 	if err != nil {
 		panic("web: reading the embedded client: " + err.Error())
@@ -80,6 +89,7 @@ func Handler() http.Handler {
 
 type handler struct {
 	assets  map[string][]byte // path under static/ -> contents
+	gzipped map[string][]byte // path -> gzip of the contents, for text files it shrinks
 	index   []byte
 	started time.Time // modification time for every embedded file
 }
@@ -108,7 +118,46 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", contentType(name))
 	w.Header().Set("Cache-Control", "public, max-age="+strconv.Itoa(int(assetMaxAge/time.Second)))
 	w.Header().Set("X-Content-Type-Options", "nosniff")
+	h.serve(w, r, name, data)
+}
+
+// serve writes one file, gzipped when the client accepts it and that is smaller.
+func (h *handler) serve(w http.ResponseWriter, r *http.Request, name string, data []byte) {
+	if gz, ok := h.gzipped[name]; ok {
+		w.Header().Add("Vary", "Accept-Encoding")
+		if acceptsGzip(r) {
+			w.Header().Set("Content-Encoding", "gzip")
+			data = gz
+		}
+	}
 	http.ServeContent(w, r, name, h.started, bytes.NewReader(data))
+}
+
+// acceptsGzip reports whether the request's Accept-Encoding allows gzip.
+func acceptsGzip(r *http.Request) bool {
+	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
+		coding, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+		if strings.EqualFold(strings.TrimSpace(coding), "gzip") {
+			return strings.ReplaceAll(strings.TrimSpace(params), " ", "") != "q=0"
+		}
+	}
+	return false
+}
+
+// compressible reports whether a file is text, which gzip shrinks (images are
+// compressed already).
+func compressible(name string) bool {
+	t := contentType(name)
+	return strings.HasPrefix(t, "text/") || t == "image/svg+xml" || strings.HasPrefix(t, "application/json") || strings.HasPrefix(t, "application/manifest")
+}
+
+// compress gzips data at the best compression: it runs once per file at start.
+func compress(data []byte) []byte {
+	var b bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&b, gzip.BestCompression) // the level is valid
+	zw.Write(data)
+	zw.Close()
+	return b.Bytes()
 }
 
 func (h *handler) serveIndex(w http.ResponseWriter, r *http.Request) {
@@ -116,7 +165,7 @@ func (h *handler) serveIndex(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-cache")
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.Header().Set("Referrer-Policy", "same-origin")
-	http.ServeContent(w, r, "index.html", h.started, bytes.NewReader(h.index))
+	h.serve(w, r, "index.html", h.index)
 }
 
 // isRoomPage reports whether p is "/r/{id}" with a plausible room id: one

@@ -1,6 +1,8 @@
 package web
 
 import (
+	"bytes"
+	"compress/gzip"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -129,9 +131,14 @@ func FuzzIsRoomPage(f *testing.F) {
 
 func BenchmarkHandler(b *testing.B) {
 	h := Handler()
-	for _, p := range []string{"/", "/r/q7dk2m9xta", "/js/room.js"} {
-		b.Run(strings.ReplaceAll(p, "/", "_"), func(b *testing.B) {
-			req := httptest.NewRequest("GET", p, nil)
+	for _, bc := range []struct{ path, accept string }{
+		{"/", ""}, {"/r/q7dk2m9xta", ""}, {"/js/room.js", ""}, {"/js/room.js", "gzip"},
+	} {
+		b.Run(strings.ReplaceAll(bc.path, "/", "_")+"/"+bc.accept, func(b *testing.B) {
+			req := httptest.NewRequest("GET", bc.path, nil)
+			if bc.accept != "" {
+				req.Header.Set("Accept-Encoding", bc.accept)
+			}
 			b.ReportAllocs()
 			for b.Loop() {
 				rec := httptest.NewRecorder()
@@ -139,6 +146,57 @@ func BenchmarkHandler(b *testing.B) {
 				if rec.Code != http.StatusOK {
 					b.Fatalf("status %d", rec.Code)
 				}
+			}
+		})
+	}
+}
+
+func TestHandlerGzip(t *testing.T) {
+	h := Handler()
+	tests := []struct {
+		name, path, accept string
+		gzipped            bool
+	}{
+		{"module gzipped", "/js/room.js", "gzip, deflate, br", true},
+		{"index gzipped", "/r/abc", "br;q=1.0, gzip;q=0.8", true},
+		{"gzip refused", "/js/room.js", "gzip;q=0", false},
+		{"no header", "/app.css", "", false},
+		{"other coding", "/app.css", "br", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			plain := httptest.NewRecorder()
+			h.ServeHTTP(plain, httptest.NewRequest("GET", tt.path, nil))
+			req := httptest.NewRequest("GET", tt.path, nil)
+			if tt.accept != "" {
+				req.Header.Set("Accept-Encoding", tt.accept)
+			}
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			if rec.Code != http.StatusOK {
+				t.Fatalf("status %d", rec.Code)
+			}
+			if got := rec.Header().Get("Vary"); got != "Accept-Encoding" {
+				t.Errorf("Vary = %q", got)
+			}
+			if (rec.Header().Get("Content-Encoding") == "gzip") != tt.gzipped {
+				t.Fatalf("Content-Encoding = %q, want gzip %v", rec.Header().Get("Content-Encoding"), tt.gzipped)
+			}
+			body := rec.Body.Bytes()
+			if tt.gzipped {
+				zr, err := gzip.NewReader(bytes.NewReader(body))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if body, err = io.ReadAll(zr); err != nil {
+					t.Fatal(err)
+				}
+				if rec.Body.Len() >= plain.Body.Len() {
+					t.Errorf("gzip is %d bytes, plain %d", rec.Body.Len(), plain.Body.Len())
+				}
+			}
+			if !bytes.Equal(body, plain.Body.Bytes()) {
+				t.Error("the gzipped body is not the file")
 			}
 		})
 	}
