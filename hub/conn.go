@@ -12,17 +12,22 @@ import (
 	"github.com/boardhall/boardhall/rooms"
 )
 
-// conn is one client connection. readPump owns rooms and the limiter; writePump owns
-// the socket's write side; send, closing and the once are shared.
+// conn is one client connection. Its reader goroutine (readPump) owns rooms, the limiter
+// and the flood count. Outgoing messages wait in queue, guarded by mu; a writer goroutine
+// runs only while there is something to write and exits when the queue is empty, so an
+// idle connection costs one goroutine, not two (memory per idle connection is what limits
+// how many sockets a node holds).
 type conn struct {
-	hub  *Hub
-	ws   *websocket.Conn
-	ip   string
-	send chan []byte
+	hub *Hub
+	ws  *websocket.Conn
+	ip  string
 
-	closeOnce sync.Once
-	closing   chan struct{} // closed to stop the writer (and so the connection)
-	flushing  chan struct{} // closed to make the writer drain send, then close
+	mu         sync.Mutex
+	queue      [][]byte // messages waiting to be written
+	writing    bool     // a writer goroutine is running
+	closed     bool
+	flushClose bool        // close once the queue is written (shutdown)
+	pinger     *time.Timer // sends the next ping
 
 	rooms   map[string]string // room -> seat token ("" for a spectator)
 	limiter *rate.Limiter
@@ -30,40 +35,108 @@ type conn struct {
 }
 
 func newConn(h *Hub, ws *websocket.Conn, ip string) *conn {
-	return &conn{hub: h, ws: ws, ip: ip, send: make(chan []byte, h.cfg.SendQueue),
-		closing: make(chan struct{}), flushing: make(chan struct{}), rooms: map[string]string{},
+	c := &conn{hub: h, ws: ws, ip: ip, rooms: map[string]string{},
 		limiter: rate.NewLimiter(rate.Limit(h.cfg.MessagesPerSecond), h.cfg.Burst)}
+	c.pinger = time.AfterFunc(pingPeriod, c.ping)
+	return c
 }
 
 // Deliver implements rooms.Subscriber: it queues msg without blocking. A client whose
 // queue is full is too slow to keep up: it is disconnected (it will reconnect and catch
-// up from its last seq), so that it never holds anyone else back.
+// up from its last seq), so that it never holds anyone else back and its memory stays
+// bounded.
 func (c *conn) Deliver(msg []byte) bool {
-	select {
-	case <-c.closing:
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
 		return false
-	default:
 	}
-	select {
-	case c.send <- msg:
-		return true
-	default:
+	if len(c.queue) >= c.hub.cfg.SendQueue {
+		c.mu.Unlock()
 		c.hub.metrics.slowDropped.Inc()
 		c.close()
 		return false
 	}
+	c.queue = append(c.queue, msg)
+	start := !c.writing
+	c.writing = true
+	c.mu.Unlock()
+	if start {
+		go c.writeQueued()
+	}
+	return true
 }
 
+// writeQueued writes queued messages until the queue is empty.
+func (c *conn) writeQueued() {
+	for {
+		c.mu.Lock()
+		batch := c.queue
+		c.queue = nil
+		if len(batch) == 0 || c.closed {
+			c.writing = false
+			closeNow := c.flushClose && !c.closed
+			c.mu.Unlock()
+			if closeNow {
+				c.ws.WriteControl(websocket.CloseMessage,
+					websocket.FormatCloseMessage(websocket.CloseGoingAway, "server shutting down"),
+					time.Now().Add(time.Second))
+				c.close()
+			}
+			return
+		}
+		c.mu.Unlock()
+		for _, msg := range batch {
+			c.ws.SetWriteDeadline(time.Now().Add(writeWait))
+			if err := c.ws.WriteMessage(websocket.TextMessage, msg); err != nil {
+				c.close()
+				c.mu.Lock()
+				c.writing = false
+				c.mu.Unlock()
+				return
+			}
+			c.hub.metrics.messagesOut.Inc()
+		}
+	}
+}
+
+// ping sends a ping (control frames may be written alongside the writer) and arms the
+// next one.
+func (c *conn) ping() {
+	if err := c.ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(writeWait)); err != nil {
+		c.close()
+		return
+	}
+	c.mu.Lock()
+	if !c.closed {
+		c.pinger.Reset(pingPeriod)
+	}
+	c.mu.Unlock()
+}
+
+// close drops the connection: the reader's next read fails and it cleans up.
 func (c *conn) close() {
-	c.closeOnce.Do(func() { close(c.closing) })
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return
+	}
+	c.closed = true
+	c.queue = nil
+	c.pinger.Stop()
+	c.mu.Unlock()
+	c.ws.Close()
 }
 
-// closeAfterFlush makes the writer send what is queued, then close.
+// closeAfterFlush makes the connection close once what is queued has been written.
 func (c *conn) closeAfterFlush() {
-	select {
-	case <-c.flushing:
-	default:
-		close(c.flushing)
+	c.mu.Lock()
+	c.flushClose = true
+	start := !c.writing && !c.closed
+	c.writing = c.writing || start
+	c.mu.Unlock()
+	if start {
+		go c.writeQueued()
 	}
 }
 
@@ -77,7 +150,6 @@ func (c *conn) readPump() {
 			c.hub.svc.Leave(ctx, room, c)
 			cancel()
 		}
-		c.ws.Close()
 		c.hub.forget(c)
 	}()
 	c.ws.SetReadLimit(c.hub.cfg.MaxMessageBytes)
@@ -116,56 +188,6 @@ func (c *conn) readPump() {
 func (c *conn) closeWith(code int, reason string) {
 	c.ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, reason), time.Now().Add(time.Second))
 	c.close()
-}
-
-// writePump writes queued messages and pings until the connection closes.
-func (c *conn) writePump() {
-	ping := time.NewTicker(pingPeriod)
-	defer func() {
-		ping.Stop()
-		c.ws.Close() // unblocks the reader
-	}()
-	for {
-		select {
-		case msg := <-c.send:
-			if !c.write(msg) {
-				return
-			}
-		case <-ping.C:
-			c.ws.SetWriteDeadline(time.Now().Add(writeWait))
-			if err := c.ws.WriteMessage(websocket.PingMessage, nil); err != nil {
-				c.close()
-				return
-			}
-		case <-c.flushing:
-			for {
-				select {
-				case msg := <-c.send:
-					if !c.write(msg) {
-						return
-					}
-				default:
-					c.ws.WriteControl(websocket.CloseMessage,
-						websocket.FormatCloseMessage(websocket.CloseGoingAway, "server shutting down"),
-						time.Now().Add(time.Second))
-					c.close()
-					return
-				}
-			}
-		case <-c.closing:
-			return
-		}
-	}
-}
-
-func (c *conn) write(msg []byte) bool {
-	c.ws.SetWriteDeadline(time.Now().Add(writeWait))
-	if err := c.ws.WriteMessage(websocket.TextMessage, msg); err != nil {
-		c.close()
-		return false
-	}
-	c.hub.metrics.messagesOut.Inc()
-	return true
 }
 
 // reply queues an answer to the client; a full queue drops the client as Deliver does.

@@ -30,8 +30,8 @@ type Config struct {
 	// MaxMessageBytes is the largest frame a client may send (4096); a bigger one
 	// closes the connection.
 	MaxMessageBytes int64
-	// SendQueue is how many messages may wait for a slow client (256) before it is
-	// disconnected.
+	// SendQueue is how many messages may wait for a slow client (128) before it is
+	// disconnected: at most ~128 KiB of a node's memory per stalled client.
 	SendQueue int
 	// MessagesPerSecond and Burst limit what one connection may send (20, 40).
 	MessagesPerSecond float64
@@ -50,7 +50,7 @@ func (c *Config) fill() {
 		c.MaxMessageBytes = 4096
 	}
 	if c.SendQueue <= 0 {
-		c.SendQueue = 256
+		c.SendQueue = 128
 	}
 	if c.MessagesPerSecond <= 0 {
 		c.MessagesPerSecond = 20
@@ -164,9 +164,9 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.mu.Unlock()
 	if draining {
 		c.Deliver(encode(reconnectMsg{Type: "reconnect", Reason: "shutdown", RetryMs: 500}))
+		c.closeAfterFlush()
 	}
 	h.metrics.conns.Inc()
-	go c.writePump()
 	c.readPump()
 }
 

@@ -73,7 +73,7 @@ func loadConfig(args []string, getenv func(string) string) (Config, error) {
 	fs.Float64Var(&c.MessagesPerSecond, "messages-per-second", 20, "messages per second one connection may send (MESSAGES_PER_SECOND)")
 	intVar(&c.MessageBurst, "message-burst", "MESSAGE_BURST", 40, "burst of messages above the rate")
 	intVar(&c.MaxConnsPerIP, "max-conns-per-ip", "MAX_CONNS_PER_IP", 256, "open WebSockets allowed per client address (negative: no limit)")
-	intVar(&c.SendQueue, "send-queue", "SEND_QUEUE", 256, "messages queued for a slow client before it is dropped")
+	intVar(&c.SendQueue, "send-queue", "SEND_QUEUE", 128, "messages queued for a slow client before it is dropped")
 	intVar(&c.BotWorkers, "bot-workers", "BOT_WORKERS", defaultBotWorkers(), "bot searches run at once")
 	intVar(&c.BotQueue, "bot-queue", "BOT_QUEUE", 1024, "bot searches waiting for a worker before more are refused")
 	durVar(&c.BotMoveTime, "bot-move-time", "BOT_MOVE_TIME", 5*time.Second, "time cap of one bot move")
