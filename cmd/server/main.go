@@ -124,6 +124,7 @@ func openBackend(cfg Config, log *slog.Logger) (rooms.Store, rooms.Broker, func(
 		opt.ReadTimeout = time.Second
 		opt.WriteTimeout = time.Second
 		opt.MaxRetries = 1
+		redis.SetLogger(redisLogger{log})
 		rdb := redis.NewClient(opt)
 		pingCtx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 		defer cancel()
@@ -135,4 +136,12 @@ func openBackend(cfg Config, log *slog.Logger) (rooms.Store, rooms.Broker, func(
 		broker := rooms.NewRedisBroker(rdb, log)
 		return rooms.NewRedisStore(rdb, ttls), broker, func() { broker.Close(); rdb.Close() }, nil
 	}
+}
+
+// redisLogger sends go-redis's own messages (reconnection attempts during an outage) to
+// the server's structured log instead of the standard logger.
+type redisLogger struct{ log *slog.Logger }
+
+func (l redisLogger) Printf(ctx context.Context, format string, v ...any) {
+	l.log.Warn("redis client", "detail", fmt.Sprintf(format, v...))
 }
