@@ -41,6 +41,9 @@ export const MESSAGES = Object.freeze({
  */
 export function errorText(code, message) {
   const known = Object.hasOwn(MESSAGES, code) ? MESSAGES[code] : null;
+  // A refused request is best explained by the server's own words ("renju is
+  // played on 15x15"); the other codes say all there is to say.
+  if (known && code === 'bad_request' && message) return `${known.replace(/\.$/, '')}: ${message}`;
   if (known) return known;
   const detail = message ? `: ${message}` : '';
   return `Something went wrong (${code || 'unknown error'})${detail}`;

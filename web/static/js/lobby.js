@@ -155,11 +155,21 @@ export function mountLobby(root, navigate) {
       replace(rule, info.rules.map((r) => h('option', { value: r }, RULE_NAMES[r] || capital(r))));
       if (keepSize && info.sizes.includes(Number(keepSize))) size.value = keepSize;
       if (keepRule && info.rules.includes(keepRule)) rule.value = keepRule;
+      syncRule();
       black.setMax(info.maxLevel);
       white.setMax(info.maxLevel);
     }
+    // Renju is defined on the 15x15 board only; the server refuses it on 19x19.
+    function syncRule() {
+      const renju = /** @type {HTMLOptionElement|null} */ (rule.querySelector('option[value=renju]'));
+      if (!renju) return;
+      renju.disabled = size.value === '19';
+      if (renju.disabled && rule.value === 'renju') rule.value = 'freestyle';
+    }
     el.addEventListener('change', (e) => {
-      if (/** @type {HTMLInputElement} */ (e.target).name === 'game') update();
+      const name = /** @type {HTMLInputElement} */ (e.target).name;
+      if (name === 'game') update();
+      if (name === 'size') syncRule();
     });
     el.addEventListener('submit', async (e) => {
       e.preventDefault();

@@ -14,7 +14,7 @@ import { playerName, seatGrant, saveSeatGrant } from './prefs.js';
 import { formatTranscript, moveRows } from './notation.js';
 import {
   SEATS, other, newRoom, onJoined, onEvent, onThinking, onViewers, history, view, evalSeries,
-  seatName, turnText, passNotice, resultText, formatScore, canAct, capital, createStore, spectators,
+  seatName, turnText, passNotice, resultText, formatScore, canAct, capital, createStore, spectators, lastMoveText,
 } from './store.js';
 import { describeRoom } from './lobby.js';
 
@@ -413,7 +413,7 @@ class RoomUI {
       toMove: v.live ? s.toMove : null,
     });
 
-    let status = turnText(s, me);
+    let status = s.result ? turnText(s, me) : [lastMoveText(s), turnText(s, me)].filter(Boolean).join(' ');
     if (!v.live) status = `Replay: position after ${v.ply} of ${s.moves.length} plies. ${status}`;
     this.status.textContent = status;
     this.status.classList.toggle('your-turn', can.move);

@@ -309,6 +309,20 @@ export function passNotice(state) {
 }
 
 /**
+ * lastMoveText says who played the last ply and where ("White played c4."),
+ * so that a screen reader hears the opponent's move; a pass is left to
+ * passNotice.
+ * @param {RoomState} state
+ * @returns {string} empty before the first move and after a pass
+ */
+export function lastMoveText(state) {
+  const n = state.moves.length;
+  if (!n || !state.lastMove || state.lastMove === PASS) return '';
+  const mover = n % 2 === 1 ? 'Black' : 'White';
+  return `${mover} played ${state.lastMove}.`;
+}
+
+/**
  * formatScore writes an engine score for people: Reversi in discs ("+4"),
  * Gomoku in engine units with forced wins spelled out.
  * @param {'reversi'|'gomoku'} game

@@ -16,6 +16,8 @@ test('every error code in docs/protocol.md has words', () => {
 
 test('errorText', async (t) => {
   await t.test('known code', () => assert.equal(errorText('not_your_turn', "it is black's turn"), 'Not your turn.'));
+  await t.test('bad_request carries the server reason', () => assert.equal(errorText('bad_request', 'renju is played on 15x15'), 'The server did not understand that request: renju is played on 15x15'));
+  await t.test('bad_request without a reason', () => assert.equal(errorText('bad_request'), 'The server did not understand that request.'));
   await t.test('unknown code keeps the server message', () => assert.equal(errorText('weird', 'boom'), 'Something went wrong (weird): boom'));
   await t.test('no code', () => assert.equal(errorText(''), 'Something went wrong (unknown error)'));
   await t.test('inherited names are not codes', () => assert.match(errorText('constructor'), /Something went wrong/));

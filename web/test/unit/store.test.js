@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   newRoom, onJoined, onEvent, onThinking, onViewers, history, view, evalSeries, seatName, resultText,
-  turnText, passNotice, formatScore, canAct, createStore, other, spectators,
+  turnText, passNotice, formatScore, canAct, createStore, other, spectators, lastMoveText,
 } from '../../static/js/store.js';
 import { startBoard } from '../../static/js/notation.js';
 
@@ -214,4 +214,15 @@ test('spectators leaves the seated people out of the viewer count', async (t) =>
     { name: 'no count', s: { seats: two }, want: 0 },
   ];
   for (const tc of cases) await t.test(tc.name, () => assert.equal(spectators(tc.s), tc.want));
+});
+
+test('lastMoveText names the mover by parity, passes included', async (t) => {
+  const cases = [
+    { name: 'no move', s: state(), want: '' },
+    { name: 'black', s: state({ moves: ['f5'], lastMove: 'f5' }), want: 'Black played f5.' },
+    { name: 'white', s: state({ moves: ['f5', 'd6'], lastMove: 'd6' }), want: 'White played d6.' },
+    { name: 'after a pass', s: state({ moves: ['f5', 'pass', 'c3'], lastMove: 'c3' }), want: 'Black played c3.' },
+    { name: 'a pass itself', s: state({ moves: ['f5', 'pass'], lastMove: 'pass' }), want: '' },
+  ];
+  for (const tc of cases) await t.test(tc.name, () => assert.equal(lastMoveText(tc.s), tc.want));
 });
