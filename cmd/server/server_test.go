@@ -534,3 +534,26 @@ func TestSlowClientDropped(t *testing.T) {
 		bob.event(v)
 	}
 }
+
+// TestUndoCancelsBotSearch: an undo while the bot thinks stops its search at once (the
+// only bot worker is free again for the next move), and no stale bot move is stored.
+func TestUndoCancelsBotSearch(t *testing.T) {
+	cfg := testConfig(t)
+	cfg.BotWorkers = 1
+	cfg.BotMoveTime = 10 * time.Minute // the full engine would think that long
+	addr := startServer(t, cfg)
+	room := createRoom(t, addr, `{"game":"reversi","white":{"kind":"bot","level":12}}`)
+	ann := dial(t, addr)
+	ann.seat(room, "black", "Ann")
+	ann.ok(msg{"type": "move", "room": room, "move": "f5"})
+	ann.waitFor("the bot thinking", func(m msg) bool { return m.str("type") == "thinking" })
+	undo := ann.ok(msg{"type": "undo", "room": room})
+	ann.ok(msg{"type": "set_seat", "room": room, "seat": "white", "kind": "bot", "level": 1})
+	ann.ok(msg{"type": "move", "room": room, "move": "f5"})
+	reply := ann.waitFor("the level-1 bot's reply", func(m msg) bool {
+		return m.str("type") == "event" && m.obj("event").str("type") == "move" && m.obj("event").str("seat") == "white"
+	})
+	require.Greater(t, reply.obj("event").num("seq"), undo.num("seq"))
+	_, rec := getJSON(t, addr, "/api/rooms/"+room)
+	require.Len(t, toStrings(rec.obj("state")["moves"]), 2, "f5 and the level-1 reply, nothing from the cancelled search")
+}
