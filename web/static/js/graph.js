@@ -9,8 +9,10 @@ import { GOMOKU_WIN } from './store.js';
 const WIDTH = 300;
 const HEIGHT = 90;
 
-/** REVERSI_SPAN is the largest disc difference on an 8x8 board, the top of the Reversi scale. */
+/** REVERSI_SPAN is the largest disc difference on an 8x8 board, the most the Reversi scale ever spans. */
 const REVERSI_SPAN = 64;
+/** REVERSI_MIN_SPAN keeps a quiet opening from filling the plot: ±8 discs at the least. */
+const REVERSI_MIN_SPAN = 8;
 /** GOMOKU_SPAN squashes Gomoku scores: a score of this size sits at three quarters of the height. */
 const GOMOKU_SPAN = 1000;
 
@@ -20,12 +22,25 @@ const GOMOKU_SPAN = 1000;
  * sit at the edge.
  * @param {'reversi'|'gomoku'} game
  * @param {number} y
+ * @param {number} [span] Reversi: the disc difference at the edge of the plot
  * @returns {number}
  */
-export function scaleY(game, y) {
-  if (game === 'reversi') return Math.max(-1, Math.min(1, y / REVERSI_SPAN));
+export function scaleY(game, y, span = REVERSI_SPAN) {
+  if (game === 'reversi') return Math.max(-1, Math.min(1, y / span));
   if (Math.abs(y) >= GOMOKU_WIN) return Math.sign(y);
   return Math.tanh(y / GOMOKU_SPAN);
+}
+
+/**
+ * reversiSpan picks the Reversi scale for a game: the largest difference
+ * shown, between REVERSI_MIN_SPAN and REVERSI_SPAN discs, so that a close
+ * game is not a flat line.
+ * @param {{y: number}[]} points
+ * @returns {number}
+ */
+export function reversiSpan(points) {
+  const most = points.reduce((m, p) => Math.max(m, Math.abs(p.y)), 0);
+  return Math.min(REVERSI_SPAN, Math.max(REVERSI_MIN_SPAN, Math.ceil(most * 1.1)));
 }
 
 /**
@@ -41,8 +56,9 @@ export function scaleY(game, y) {
  */
 export function drawGraph({ game, plies, evals, discs, cursor, onPick }) {
   const n = Math.max(plies, 1);
+  const span = reversiSpan([...evals, ...discs]);
   const X = (/** @type {number} */ x) => (x / n) * WIDTH;
-  const Y = (/** @type {number} */ y) => HEIGHT / 2 - (scaleY(game, y) * HEIGHT) / 2;
+  const Y = (/** @type {number} */ y) => HEIGHT / 2 - (scaleY(game, y, span) * HEIGHT) / 2;
   const summary = evals.length
     ? `Evaluation graph: ${evals.length} engine scores over ${plies} plies.`
     : `Evaluation graph: no engine scores yet${discs.length ? '; the line is the disc difference' : ''}.`;

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { MESSAGES, errorText, ProtocolError } from '../../static/js/errors.js';
 import { cleanName, NAME_MAX } from '../../static/js/prefs.js';
-import { scaleY } from '../../static/js/graph.js';
+import { scaleY, reversiSpan } from '../../static/js/graph.js';
 import { roomId } from '../../static/js/routes.js';
 
 test('every error code in docs/protocol.md has words', () => {
@@ -45,6 +45,17 @@ test('scaleY keeps the graph inside its box', () => {
   assert.equal(scaleY('gomoku', -20000), -1);
   const g = scaleY('gomoku', 500);
   assert.ok(g > 0 && g < 1);
+  assert.equal(scaleY('reversi', 8, 16), 0.5);
+});
+
+test('reversiSpan fits the largest difference between 8 and 64 discs', async (t) => {
+  const cases = [
+    { name: 'no points', pts: [], want: 8 },
+    { name: 'quiet opening', pts: [{ y: 2 }, { y: -3 }], want: 8 },
+    { name: 'a lead of 20', pts: [{ y: 4 }, { y: -20 }], want: 22 },
+    { name: 'a wipe-out', pts: [{ y: 64 }], want: 64 },
+  ];
+  for (const tc of cases) await t.test(tc.name, () => assert.equal(reversiSpan(tc.pts), tc.want));
 });
 
 test('roomId reads the room from the path', async (t) => {
