@@ -54,9 +54,9 @@ const numEdgeConfigs = 6561
 
 // weights is the evaluation's parameters.
 type weights struct {
-	Version  int                        `json:"version"`
-	Source   string                     `json:"source"`
-	Features [numFeatures]string        `json:"features"`
+	Version  int                         `json:"version"`
+	Source   string                      `json:"source"`
+	Features [numFeatures]string         `json:"features"`
 	Scalar   [numPhases][numFeatures]int `json:"scalar"`
 	// Edge is the value of each edge configuration, indexed by the base-3
 	// number of its squares read from one corner to the other (0 empty,

@@ -173,8 +173,17 @@ func (e *Engine) Search(ctx context.Context, p Position, lim Limits) (Result, er
 		root = append(root, rootMove{sq: bits.TrailingZeros64(m)})
 	}
 	midDepth := maxDepth
-	if empties <= solveFrom && midDepth > endgamePreDepth {
-		midDepth = endgamePreDepth
+	if empties <= solveFrom {
+		// A few iterations first; more when the solve was asked for (by
+		// depth) far beyond the level's endgame range, so that progress
+		// keeps coming while the solve is out of reach.
+		pre := endgamePreDepth
+		if extra := empties - lv.solveEmpties; extra > 0 {
+			pre += extra
+		}
+		if midDepth > pre {
+			midDepth = pre
+		}
 	}
 	if midDepth > empties {
 		midDepth = empties
@@ -300,11 +309,11 @@ func sortRoot(root []rootMove) {
 // ordering keys, so the search allocates nothing. It has room for 64 moves:
 // no position has more legal moves than empty squares.
 type moveList struct {
-	n     int
-	sq    [64]int8
-	key   [64]int32
-	me    [64]uint64
-	opp   [64]uint64
+	n   int
+	sq  [64]int8
+	key [64]int32
+	me  [64]uint64
+	opp [64]uint64
 }
 
 // pick moves the best-keyed remaining move to position i and returns it.
