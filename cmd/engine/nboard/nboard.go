@@ -106,7 +106,7 @@ func Run(ctx context.Context, in io.Reader, out io.Writer) error {
 			if err := <-readErr; err != nil {
 				return fmt.Errorf("nboard: reading commands: %w", err)
 			}
-			return s.out.err
+			return s.out.failed()
 		default:
 			select {
 			case <-ctx.Done():
@@ -147,10 +147,10 @@ func Run(ctx context.Context, in io.Reader, out io.Writer) error {
 			pending = nil
 		}
 		if quit := s.handle(ctx, line, cmd); quit {
-			return s.out.err
+			return s.out.failed()
 		}
-		if s.out.err != nil {
-			return fmt.Errorf("nboard: writing replies: %w", s.out.err)
+		if s.out.failed() != nil {
+			return fmt.Errorf("nboard: writing replies: %w", s.out.failed())
 		}
 	}
 }
@@ -377,6 +377,13 @@ type lineWriter struct {
 	mu  sync.Mutex
 	w   io.Writer
 	err error
+}
+
+// failed returns the first write error, if any.
+func (l *lineWriter) failed() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.err
 }
 
 func (l *lineWriter) printf(format string, args ...any) {
