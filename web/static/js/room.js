@@ -269,6 +269,14 @@ export function mountRoom(root, id) {
     ui.update(room);
   });
 
+  // Phones drop sockets of tabs in the background: when the page is seen
+  // again, or the network is back, do not wait out the backoff.
+  const wake = () => {
+    if (!document.hidden) conn.retryNow();
+  };
+  document.addEventListener('visibilitychange', wake);
+  window.addEventListener('online', wake);
+
   /** @type {boolean} a move is on its way: a double click must not send a second */
   let moving = false;
 
@@ -289,6 +297,8 @@ export function mountRoom(root, id) {
 
   return () => {
     stopped = true;
+    document.removeEventListener('visibilitychange', wake);
+    window.removeEventListener('online', wake);
     conn.close();
     banner(null);
   };

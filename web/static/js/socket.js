@@ -197,6 +197,16 @@ export class Connection {
     });
   }
 
+  /**
+   * retryNow skips the rest of a backoff wait (the tab came back to the front,
+   * or the device is online again). It does nothing while connected.
+   */
+  retryNow() {
+    if (this.closed || this.ws || this.status !== 'reconnecting') return;
+    clearTimeout(this.retryTimer);
+    this.open();
+  }
+
   /** close ends the connection for good. */
   close() {
     this.closed = true;

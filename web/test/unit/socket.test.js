@@ -123,3 +123,19 @@ test('Connection drops a link whose ping goes unanswered', (t) => {
   assert.equal(FakeSocket.all.length, 2, 'and a new one is opened');
   conn.close();
 });
+
+test('retryNow skips the backoff wait, and only then', (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout'] });
+  FakeSocket.all = [];
+  const conn = new Connection({ urls: ['ws://a/ws'], WebSocketImpl: /** @type {any} */ (FakeSocket), onMessage: () => {} });
+  FakeSocket.all[0].serverOpen();
+  conn.retryNow();
+  assert.equal(FakeSocket.all.length, 1, 'connected: nothing to do');
+  FakeSocket.all[0].serverClose();
+  assert.equal(FakeSocket.all.length, 1, 'waiting out the backoff');
+  conn.retryNow();
+  assert.equal(FakeSocket.all.length, 2, 'the wait was skipped');
+  t.mock.timers.tick(BACKOFF_MAX_MS);
+  assert.equal(FakeSocket.all.length, 2, 'the skipped timer does not fire a second attempt');
+  conn.close();
+});
