@@ -1,0 +1,165 @@
+// Package match plays games between Reversi players, for measuring strength:
+// each opening is played twice with the colours swapped, and the result is
+// the wins, losses and draws of the first player and the disc difference.
+//
+// It also holds Seed000, a re-implementation of the method of the project's
+// seed article 000 (a weight table, a depth-9 alpha-beta over the sum of the
+// table weights of the moves played, and "take a corner at once"), the
+// baseline the engine must beat by a wide margin.
+//
+//	a := match.EnginePlayer{Engine: reversi.NewEngine(), Limits: reversi.Limits{Level: 4}}
+//	b := &match.Seed000{Depth: 9}
+//	st, err := match.Play(ctx, a, b, match.Openings(4, 50))
+//	fmt.Println(st) // "wins 97 losses 2 draws 1 (98.5%), discs +31.2 per game"
+package match
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/boardhall/boardhall/engine/reversi"
+)
+
+// Player chooses moves. Move is only called when the side to move has a
+// legal move.
+type Player interface {
+	Name() string
+	Move(ctx context.Context, p reversi.Position) (reversi.Square, error)
+}
+
+// EnginePlayer plays with the engine at the given limits.
+type EnginePlayer struct {
+	Engine *reversi.Engine
+	Limits reversi.Limits
+	Label  string // name in reports; defaults to the level
+}
+
+// Name returns the label, or "level N".
+func (e EnginePlayer) Name() string {
+	if e.Label != "" {
+		return e.Label
+	}
+	return fmt.Sprintf("level %d", e.Limits.Level)
+}
+
+// Move searches with the engine.
+func (e EnginePlayer) Move(ctx context.Context, p reversi.Position) (reversi.Square, error) {
+	r, err := e.Engine.Search(ctx, p, e.Limits)
+	return r.Best, err
+}
+
+// Stats is the outcome of a match from the first player's view.
+type Stats struct {
+	Games, Wins, Losses, Draws int
+	Discs                      int // sum over games of the first player's final disc difference
+}
+
+// Score is the first player's share of the points (win 1, draw 1/2).
+func (s Stats) Score() float64 {
+	if s.Games == 0 {
+		return 0
+	}
+	return (float64(s.Wins) + float64(s.Draws)/2) / float64(s.Games)
+}
+
+// String summarises the match.
+func (s Stats) String() string {
+	avg := 0.0
+	if s.Games > 0 {
+		avg = float64(s.Discs) / float64(s.Games)
+	}
+	return fmt.Sprintf("games %d: wins %d losses %d draws %d (%.1f%%), discs %+.1f per game",
+		s.Games, s.Wins, s.Losses, s.Draws, 100*s.Score(), avg)
+}
+
+// Openings returns n distinct opening lines of the given number of plies,
+// spread evenly over all lines of that length in square order.
+func Openings(plies, n int) [][]reversi.Square {
+	var all [][]reversi.Square
+	var walk func(p reversi.Position, line []reversi.Square)
+	walk = func(p reversi.Position, line []reversi.Square) {
+		if len(line) == plies {
+			all = append(all, append([]reversi.Square(nil), line...))
+			return
+		}
+		for _, m := range p.LegalMoves() {
+			q, _ := p.Play(m)
+			walk(q, append(line, m))
+		}
+	}
+	walk(reversi.Start(), nil)
+	if n >= len(all) {
+		return all
+	}
+	out := make([][]reversi.Square, 0, n)
+	for i := 0; i < n; i++ {
+		out = append(out, all[i*len(all)/n])
+	}
+	return out
+}
+
+// Game plays one game from the position after opening, black and white
+// choosing the moves, and returns the final score (black minus white).
+func Game(ctx context.Context, black, white Player, opening []reversi.Square) (int, error) {
+	p, err := reversi.Replay(reversi.Start(), opening)
+	if err != nil {
+		return 0, fmt.Errorf("match: opening: %w", err)
+	}
+	for !p.GameOver() {
+		if p.MustPass() {
+			p, _ = p.PlayPass()
+			continue
+		}
+		pl := black
+		if p.ToMove() == reversi.White {
+			pl = white
+		}
+		m, err := pl.Move(ctx, p)
+		if err != nil {
+			return 0, fmt.Errorf("match: %s: %w", pl.Name(), err)
+		}
+		q, err := p.Play(m)
+		if err != nil {
+			return 0, fmt.Errorf("match: %s played an illegal move: %w", pl.Name(), err)
+		}
+		p = q
+	}
+	return p.FinalScore(), nil
+}
+
+// Play plays every opening twice, a with black then with white, and returns
+// the result from a's view. report, if not nil, is called after each game.
+func Play(ctx context.Context, a, b Player, openings [][]reversi.Square, report func(game int, st Stats)) (Stats, error) {
+	var st Stats
+	for _, op := range openings {
+		for _, aBlack := range []bool{true, false} {
+			var (
+				s   int
+				err error
+			)
+			if aBlack {
+				s, err = Game(ctx, a, b, op)
+			} else {
+				s, err = Game(ctx, b, a, op)
+				s = -s
+			}
+			if err != nil {
+				return st, err
+			}
+			st.Games++
+			st.Discs += s
+			switch {
+			case s > 0:
+				st.Wins++
+			case s < 0:
+				st.Losses++
+			default:
+				st.Draws++
+			}
+			if report != nil {
+				report(st.Games, st)
+			}
+		}
+	}
+	return st, nil
+}
