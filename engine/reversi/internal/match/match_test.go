@@ -66,7 +66,9 @@ func TestMatchLadder(t *testing.T) {
 		if lv == reversi.MaxLevel {
 			// The top level is bounded by time, as the service runs it.
 			a.Engine, a.Limits = reversi.NewEngine(), reversi.Limits{Level: lv}
-			ctxFor = func() (context.Context, context.CancelFunc) { return context.WithTimeout(context.Background(), time.Second) }
+			ctxFor = func() (context.Context, context.CancelFunc) {
+				return context.WithTimeout(context.Background(), time.Second)
+			}
 		}
 		st, err := Play(context.Background(), timed{a, ctxFor}, b, ops, nil)
 		if err != nil {
