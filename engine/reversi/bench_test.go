@@ -1,0 +1,167 @@
+package reversi
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Measurement commands (docs/benchmarks.md has the figures):
+//
+//	go test -run '^$' -bench 'Perft' -benchtime 1x ./engine/reversi
+//	go test -run '^$' -bench 'Midgame' -benchtime 1x ./engine/reversi
+//	go test -run '^$' -bench 'FFO' -benchtime 1x ./engine/reversi
+//	REVERSI_FFO_ALL=1 go test -run TestFFOAll -v ./engine/reversi   (#40-#49, checks scores)
+
+func BenchmarkPerft(b *testing.B) {
+	for _, d := range []int{9, 10, 11} {
+		b.Run(fmt.Sprintf("depth=%d", d), func(b *testing.B) {
+			b.ReportAllocs()
+			var n uint64
+			for i := 0; i < b.N; i++ {
+				n = Perft(Start(), d)
+			}
+			b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "leaves/s")
+		})
+	}
+}
+
+// midgamePositions is the fixed midgame set: four opening lines continued
+// by the engine at depth 2 to 20 and 30 discs on the board.
+func midgamePositions(tb testing.TB) []Position {
+	lines := []string{"f5d6c3d3c4", "f5f6e6f4e3", "f5d6c5f4e3", "f5f4e3f6d3"}
+	var out []Position
+	e := NewEngine()
+	for _, l := range lines {
+		p, err := Replay(Start(), mustTranscript(tb, l))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		for p.Empties() > 34 {
+			if p.MustPass() {
+				p, _ = p.PlayPass()
+				continue
+			}
+			r, err := e.Search(context.Background(), p, Limits{Depth: 2})
+			if err != nil {
+				tb.Fatal(err)
+			}
+			p = p.play(int(r.Best))
+			if p.Empties() == 44 {
+				out = append(out, p)
+			}
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+func BenchmarkMidgame(b *testing.B) {
+	pos := midgamePositions(b)
+	for _, d := range []int{10, 12, 14} {
+		b.Run(fmt.Sprintf("depth=%d", d), func(b *testing.B) {
+			b.ReportAllocs()
+			var nodes uint64
+			for i := 0; i < b.N; i++ {
+				for _, p := range pos {
+					e := NewEngine()
+					r, err := e.Search(context.Background(), p, Limits{Depth: d})
+					if err != nil {
+						b.Fatal(err)
+					}
+					nodes += r.Nodes
+				}
+			}
+			b.ReportMetric(float64(nodes)/float64(b.N)/float64(len(pos)), "nodes/pos")
+			b.ReportMetric(b.Elapsed().Seconds()/float64(b.N)/float64(len(pos))*1000, "ms/pos")
+			b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+		})
+	}
+}
+
+// readFFOFile reads a file in the ffo-40-44.txt format.
+func readFFOFile(tb testing.TB, name string) []ffoPosition {
+	f, err := os.Open(name)
+	if err != nil {
+		tb.Fatalf("open %s: %v", name, err)
+	}
+	defer f.Close()
+	var out []ffoPosition
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		out = append(out, parseFFOLine(tb, strings.Fields(line)))
+	}
+	return out
+}
+
+func allFFO(tb testing.TB) []ffoPosition {
+	return append(readFFO(tb), readFFOFile(tb, "testdata/ffo-45-49.txt")...)
+}
+
+func BenchmarkFFO(b *testing.B) {
+	for _, fp := range allFFO(b) {
+		b.Run(fmt.Sprintf("ffo%d", fp.id), func(b *testing.B) {
+			b.ReportAllocs()
+			var nodes uint64
+			for i := 0; i < b.N; i++ {
+				e := NewEngine()
+				r, err := e.Search(context.Background(), fp.pos, Limits{Depth: 60})
+				if err != nil || r.Score != fp.score {
+					b.Fatalf("#%d: %+v %v, want %d", fp.id, r, err, fp.score)
+				}
+				nodes += r.Nodes
+			}
+			b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
+			b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+		})
+	}
+}
+
+// TestFFOAll solves #40-#49 and checks every score and best move; it is a
+// measurement (tens of seconds), run with REVERSI_FFO_ALL=1.
+func TestFFOAll(t *testing.T) {
+	if os.Getenv("REVERSI_FFO_ALL") == "" {
+		t.Skip("set REVERSI_FFO_ALL=1 to solve FFO #40-#49")
+	}
+	var total time.Duration
+	var nodes uint64
+	for _, fp := range allFFO(t) {
+		e := NewEngine()
+		r, err := e.Search(context.Background(), fp.pos, Limits{Depth: 60})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ok := false
+		for _, m := range fp.best {
+			ok = ok || m == r.Best
+		}
+		if r.Score != fp.score || !r.Exact || !ok {
+			t.Errorf("#%d: %s %+d, want %v %+d", fp.id, r.Best, r.Score, fp.best, fp.score)
+		}
+		total += r.Elapsed
+		nodes += r.Nodes
+		t.Logf("#%d (%d empties): %s %+d  %10d nodes  %8.2fs  %5.1f Mn/s", fp.id, fp.pos.Empties(), r.Best, r.Score, r.Nodes, r.Elapsed.Seconds(), float64(r.Nodes)/r.Elapsed.Seconds()/1e6)
+	}
+	t.Logf("total: %d nodes in %.2fs (%.1f Mn/s)", nodes, total.Seconds(), float64(nodes)/total.Seconds()/1e6)
+}
+
+func TestFFOFilesLegal(t *testing.T) {
+	for _, fp := range allFFO(t) {
+		if len(fp.pos.LegalMoves()) == 0 {
+			t.Errorf("#%d: side to move has no move", fp.id)
+		}
+		for _, m := range fp.best {
+			if !fp.pos.IsLegal(m) {
+				t.Errorf("#%d: best move %s is illegal", fp.id, m)
+			}
+		}
+	}
+}
