@@ -143,14 +143,18 @@ describe('web client in chromium', { skip: missing || false }, () => {
     let askedUndo = false;
     for (let guard = 0; guard < REVERSI_MAX_PLIES; guard++) {
       // Wait until someone has legal moves marked on their turn, or the game is over.
-      const ready = await Promise.race([
-        ...['black', 'white'].map((seat) => players[seat].waitForFunction((s) => {
-          const el = document.getElementById('room');
-          return el && el.dataset.seat === s && el.dataset.toMove === s && document.querySelector('.cell.legal') ? s : null;
-        }, seat, { timeout: 30_000 }).then(() => seat)),
-        ann.waitForFunction(() => document.getElementById('room')?.dataset.status === 'finished', null, { timeout: 30_000 }).then(() => 'over'),
-      ]);
-      if (ready === 'over') break;
+      // The spectator sees everything: wait there until a side with legal moves
+      // is to move (a forced pass is stored by the server, never clicked) or the
+      // game is over, then on the mover's page until it shows that same position.
+      const seen = await carol.waitForFunction(() => {
+        const d = document.getElementById('room')?.dataset;
+        if (!d) return null;
+        if (d.status === 'finished') return { over: true, version: d.version, toMove: '' };
+        return d.toMove && document.querySelector('.cell.legal') ? { over: false, version: d.version, toMove: d.toMove } : null;
+      }, null, { timeout: 30_000 }).then((h) => h.jsonValue());
+      if (seen.over) break;
+      const ready = seen.toMove;
+      await waitRoom(players[ready], { version: seen.version, toMove: ready });
       const page = players[ready];
       const before = await roomState(page);
       const cell = page.locator('.cell.legal').first();
