@@ -93,8 +93,31 @@ func (r *roomRun) setState(st stateView) {
 		}
 	}
 	r.state = st
+	r.notifyLocked()
+}
+
+// notifyLocked wakes everyone waiting for a change of the room; r.mu is held.
+func (r *roomRun) notifyLocked() {
 	close(r.changed)
 	r.changed = make(chan struct{})
+}
+
+// waitUntil waits until cond, called under r.mu, holds; it is checked again at every
+// change of the room's state or acknowledged moves.
+func (r *roomRun) waitUntil(ctx context.Context, cond func(r *roomRun) bool) error {
+	for {
+		r.mu.Lock()
+		ok, changed := cond(r), r.changed
+		r.mu.Unlock()
+		if ok {
+			return nil
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
 }
 
 func seatIndex(s string) int {
@@ -213,6 +236,7 @@ func (r *roomRun) step(ctx context.Context) {
 		}
 		r.mu.Lock()
 		r.acked = append(r.acked, ackedMove{seq: seq, seat: seatNames[side], move: move})
+		r.notifyLocked()
 		r.mu.Unlock()
 		r.rec.move()
 		t := time.NewTimer(eventWait)
