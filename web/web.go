@@ -34,6 +34,13 @@ var files embed.FS
 // after a deploy, a returning player gets the new client within five minutes.
 const assetMaxAge = 5 * time.Minute
 
+// contentSecurityPolicy lets the page load only its own modules, styles and
+// images, and open sockets (ws:, wss:) to any host, since the client may be
+// given other server nodes to fail over to. No inline script runs, no one may
+// frame the page.
+const contentSecurityPolicy = "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; " +
+	"object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+
 // contentTypes fixes the type of every kind of file the client ships, so the
 // answer does not depend on the host's MIME tables (an ES module served as
 // text/plain is refused by the browser).
@@ -165,6 +172,7 @@ func (h *handler) serveIndex(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-cache")
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.Header().Set("Referrer-Policy", "same-origin")
+	w.Header().Set("Content-Security-Policy", contentSecurityPolicy)
 	h.serve(w, r, "index.html", h.index)
 }
 

@@ -97,6 +97,20 @@ func TestHandlerModulesResolve(t *testing.T) {
 	}
 }
 
+func TestHandlerIndexHeaders(t *testing.T) {
+	rec := httptest.NewRecorder()
+	Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/r/abc", nil))
+	csp := rec.Header().Get("Content-Security-Policy")
+	for _, want := range []string{"default-src 'self'", "connect-src 'self' ws: wss:", "frame-ancestors 'none'"} {
+		if !strings.Contains(csp, want) {
+			t.Errorf("Content-Security-Policy %q lacks %q", csp, want)
+		}
+	}
+	if strings.Contains(rec.Body.String(), "<script>") || strings.Contains(rec.Body.String(), " style=") {
+		t.Error("index.html has inline script or style, which the policy forbids")
+	}
+}
+
 func TestHandlerConditionalGet(t *testing.T) {
 	h := Handler()
 	rec := httptest.NewRecorder()
