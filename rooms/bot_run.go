@@ -71,9 +71,10 @@ func (r *liveRoom) startBot(side Side, level int) {
 	ctx, cancel := context.WithTimeout(r.svc.ctx, cfg.BotMoveTime)
 	run := &botRun{version: r.state.Version, side: side, cancel: cancel, started: time.Now()}
 	r.bot = run
+	game := r.state.Meta.Game
 	var lastSent time.Time
 	job := botJob{
-		ctx: ctx, game: r.state.Meta.Game, pos: r.state.game.Clone(), level: level,
+		ctx: ctx, game: game, pos: r.state.game.Clone(), level: level,
 		progress: func(p Progress) {
 			// On the worker goroutine: throttle, then show it here and on other nodes.
 			if now := time.Now(); now.Sub(lastSent) >= thinkingEvery {
@@ -82,7 +83,7 @@ func (r *liveRoom) startBot(side Side, level int) {
 			}
 		},
 		done: func(p Progress, took time.Duration, err error) {
-			cfg.Metrics.observeSearch(r.state.Meta.Game, took, p.Nodes, err)
+			cfg.Metrics.observeSearch(game, took, p.Nodes, err)
 			r.postWait(func() { r.botDone(run, p, err) })
 		},
 	}

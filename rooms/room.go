@@ -158,8 +158,8 @@ func (r *liveRoom) housekeep() bool {
 			return true
 		}
 	}
-	if botToMove && r.bot == nil && r.botRetry == nil {
-		r.checkBot()
+	if botToMove && r.bot == nil {
+		r.checkBot() // also recovers a retry whose timer could not reach a full queue
 	}
 	return false
 }
