@@ -275,7 +275,6 @@ describe('web client in chromium', { skip: missing || false }, () => {
     for (const row of [1, 3, 5, 11, 13, 15]) for (const col of 'acegikmo') quiet.push(`${col}${row}`);
     let undone = false;
     let switched = false;
-    let pictured = false;
     for (let guard = 0; guard < 120; guard++) {
       await eve.waitForFunction(() => {
         const d = document.getElementById('room')?.dataset;
@@ -301,10 +300,6 @@ describe('web client in chromium', { skip: missing || false }, () => {
         await eve.locator(`#player-${bot} .badge.bot`, { hasText: 'level 1' }).waitFor();
         continue;
       }
-      if (!pictured && s.plies >= 10) {
-        pictured = true;
-        await shot(eve, 'gomoku.png');
-      }
       let point = '';
       for (const q of quiet) {
         if (await eve.locator(`.cell.empty[data-cell="${q}"]`).count()) {
@@ -324,6 +319,7 @@ describe('web client in chromium', { skip: missing || false }, () => {
     const result = (await eve.locator('#result').textContent()) || '';
     assert.match(result, /wins with five in a row|Draw/);
     if (/wins/.test(result)) assert.equal(await eve.locator('.cell.winning').count() >= 5, true, 'the five is highlighted');
+    await shot(eve, 'gomoku.png');
     const transcript = await eve.locator('#transcript').inputValue();
     const plies = await eve.locator('#moves .ply').allTextContents();
     assert.equal(transcript, plies.join(''));
@@ -338,7 +334,6 @@ describe('web client in chromium', { skip: missing || false }, () => {
     const depths = await eve.evaluate(() => /** @type {any} */ (window).__thinkingSeen);
     console.log(`# gomoku: ${result} after ${plies.length} plies; thinking shown: ${depths.join(', ')}`);
     assert.ok(depths.length > 0, 'the bot showed its search progress');
-    if (!pictured) await shot(eve, 'gomoku.png');
     assert.ok(id);
 
     // A rematch starts a new game in the same room with the same seats.

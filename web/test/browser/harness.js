@@ -197,7 +197,10 @@ export async function waitRoom(page, want, timeout = 30_000) {
 export async function shot(page, name) {
   mkdirSync(SCREENSHOTS, { recursive: true });
   // Toasts come and go; the kept pictures show the screen itself.
-  await page.evaluate(() => document.getElementById('toasts')?.replaceChildren());
+  await page.evaluate(() => {
+    document.getElementById('toasts')?.replaceChildren();
+    /** @type {HTMLElement|null} */ (document.activeElement)?.blur?.();
+  });
   await page.mouse.move(0, 0);
   await page.screenshot({ path: join(SCREENSHOTS, name), animations: 'disabled', caret: 'hide' });
 }
