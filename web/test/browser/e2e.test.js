@@ -250,6 +250,15 @@ describe('web client in chromium', { skip: missing || false }, () => {
       }, s.plies);
     }
     await waitRoom(gil, { toMove: 'black' });
+    // The discs the bot's move turned over play the flip animation.
+    const last = (await roomState(gil)).lastMove;
+    if (last !== 'pass') {
+      assert.ok(await gil.locator('.cell .piece.flip').count() >= 1, 'flipped discs are animated');
+      assert.match(await gil.locator(`.cell[data-cell="${last}"]`).getAttribute('aria-label') || '', /white disc, last move/);
+    }
+    // Every square is labelled for screen readers, with its state.
+    assert.equal(await gil.locator('svg.board[role=grid] [role=row] [role=gridcell][aria-label]').count(), 64);
+    assert.ok(await gil.locator('.cell[aria-label$="legal move"]').count() >= 1);
     assert.ok(await gil.locator('#graph .graph-dot').count() >= 5, 'the bot moves carry scores');
     assert.ok(await gil.locator('#graph .graph-discs').count() === 1, 'the disc difference is drawn');
     assert.match(await gil.locator('#status').textContent() || '', /White played [a-h][1-8]\. Your turn/);
