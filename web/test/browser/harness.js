@@ -37,7 +37,7 @@ const STARTUP_MS = 180_000;
 export function chromiumMissing() {
   if (existsSync(CHROMIUM)) return '';
   const how = `chromium not found at ${CHROMIUM}: install it with "apt-get install -y chromium chromium-driver"`;
-  if (process.env.CI === 'true') throw new Error(how);
+  if (process.env.CI) throw new Error(how);
   return how;
 }
 
