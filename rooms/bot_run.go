@@ -84,6 +84,9 @@ func (r *liveRoom) startBot(side Side, level int) {
 		},
 		done: func(p Progress, took time.Duration, err error) {
 			cfg.Metrics.observeSearch(game, took, p.Nodes, err)
+			if err == nil && p.Best != "" {
+				r.sendThinking(side, p) // the final depth and score, which throttling may have held back
+			}
 			r.postWait(func() { r.botDone(run, p, err) })
 		},
 	}

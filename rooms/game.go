@@ -47,6 +47,8 @@ type GameInfo struct {
 	Sizes    []int    `json:"sizes"`
 	Rules    []string `json:"rules"`
 	MaxLevel int      `json:"maxLevel"`
+	// SizesByRule lists, for rules played on fewer boards than Sizes, the sizes allowed.
+	SizesByRule map[string][]int `json:"sizesByRule,omitempty"`
 }
 
 // gameKind is one playable game: its description and how to start a position.

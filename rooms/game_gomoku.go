@@ -9,7 +9,9 @@ import (
 func init() {
 	gameKinds["gomoku"] = gameKind{
 		info: GameInfo{Game: "gomoku", Sizes: []int{15, 19},
-			Rules: []string{"freestyle", "standard", "renju"}, MaxLevel: gomokuMaxLevel},
+			Rules: []string{"freestyle", "standard", "renju"}, MaxLevel: gomokuMaxLevel,
+			// Renju is defined on the 15x15 board only.
+			SizesByRule: map[string][]int{"renju": {15}}},
 		normalize: func(m *Meta) error {
 			switch m.Size {
 			case 0:
