@@ -16,6 +16,11 @@ type options struct {
 	rootVCT       int // VCT node budget at the root (0: off)
 	vctDepth      int // VCT depth in attacker moves
 	thinkOnForced bool
+	lmr           bool // late move reductions
+	screenMoves   int // root moves screened for an opponent threat win
+	screenVCF     int // VCF node budget per screened move (0: off)
+	screenVCT     int // VCT node budget per screened move (0: off)
+	screenDepth   int // VCT depth of the screen, in attacker moves
 }
 
 // width is the number of moves searched at a node with depth plies left:
@@ -47,7 +52,8 @@ func levelOptions(level int) options {
 	if level == 0 {
 		level = MaxLevel
 	}
-	o := options{widthBase: 8, noiseWidth: 1}
+	o := options{widthBase: 8, noiseWidth: 1, lmr: true}
+
 	switch level {
 	case 1:
 		o.depth, o.noise, o.noiseWidth, o.widthBase = 1, 300, 6, 6
@@ -58,7 +64,9 @@ func levelOptions(level int) options {
 	case 4:
 		o.depth, o.noise, o.noiseWidth, o.rootVCF = 3, 20, 2, 5000
 	case 5:
-		o.depth, o.rootVCF, o.leafVCF = 4, 20000, 30
+		o.depth, o.rootVCF, o.leafVCF = 4, 20000, 60
+		o.screenMoves, o.screenVCF, o.screenVCT = 12, 2000, 2000
+
 	case 6:
 		o.depth, o.rootVCF, o.leafVCF, o.rootVCT, o.vctDepth = 5, 50000, 40, 20000, 4
 	case 7:

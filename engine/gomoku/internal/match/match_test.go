@@ -1,0 +1,168 @@
+package match
+
+import (
+	"context"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/boardhall/boardhall/engine/gomoku"
+)
+
+func loadOpenings(t testing.TB, size int) []Opening {
+	t.Helper()
+	f, err := os.Open("testdata/gomoku-openings.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	o, err := ParseOpenings(f, size)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o
+}
+
+func TestParseOpenings(t *testing.T) {
+	o15 := loadOpenings(t, 15)
+	o20 := loadOpenings(t, 20)
+	// 41 Piskvork openings (one does not fit 15x15), 6 GomocupJudge edge
+	// openings (20x20 only), 26 renju shapes.
+	if len(o15) != 40+26 || len(o20) != 41+6+26 {
+		t.Fatalf("got %d openings on 15x15, %d on 20x20", len(o15), len(o20))
+	}
+	if got := gomoku.FormatRecord(o15[0].Moves); got != "h8i8i11" {
+		t.Fatalf("first opening %s = %s, want h8i8i11", o15[0].Name, got)
+	}
+	for _, bad := range []string{"a|b", "x|0|two|1|1|0,0", "x|0|2|1|1|0,0", "x|0|1|1|1|0;0"} {
+		if _, err := ParseOpenings(strings.NewReader(bad), 15); err == nil {
+			t.Errorf("ParseOpenings(%q): want an error", bad)
+		}
+	}
+}
+
+func TestResultScore(t *testing.T) {
+	tests := []struct {
+		name          string
+		r             Result
+		score, margin float64
+	}{
+		{"all wins", Result{Wins: 10}, 1, 0},
+		{"even", Result{Wins: 50, Losses: 50}, 0.5, 0.098},
+		{"draws", Result{Draws: 4}, 0.5, 0},
+		{"empty", Result{}, 0, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s, m := tc.r.Score()
+			if d := s - tc.score; d > 0.001 || d < -0.001 {
+				t.Fatalf("score %v, want %v", s, tc.score)
+			}
+			if d := m - tc.margin; d > 0.001 || d < -0.001 {
+				t.Fatalf("margin %v, want %v", m, tc.margin)
+			}
+		})
+	}
+}
+
+// TestMatchShort is the always-on version of the match: a few real,
+// depth-limited (so reproducible) games between our engine and the seed
+// baseline, and between two levels. Every move is checked by the board.
+func TestMatchShort(t *testing.T) {
+	open := loadOpenings(t, 15)
+	ctx := context.Background()
+	res, err := Run(ctx, Config{
+		A: &Engine{Level: 5, Depth: 2}, B: Seed001{Depth: 2},
+		Size: 15, Rule: gomoku.Freestyle, Openings: open[:2],
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Games() != 4 {
+		t.Fatalf("%v: want 4 games", res)
+	}
+	if res.Wins < 3 {
+		t.Errorf("%v: our depth-2 engine should beat the seed's depth-2 search", res)
+	}
+	t.Log(res)
+	for _, r := range []gomoku.Rule{gomoku.Standard, gomoku.Renju} {
+		res, err := Run(ctx, Config{
+			A: &Engine{Level: 4}, B: &Engine{Level: 1},
+			Size: 15, Rule: r, Openings: open[64:65],
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Log(r, res)
+		if res.Games() != 2 {
+			t.Fatalf("%v: want 2 games", res)
+		}
+	}
+}
+
+// envInt reads an integer setting for the long match runs.
+func envInt(name string, def int) int {
+	if v, err := strconv.Atoi(os.Getenv(name)); err == nil {
+		return v
+	}
+	return def
+}
+
+// TestMatchSeed is the full match against the seed baseline, run only
+// with GOMOKU_MATCH=seed (see docs/benchmarks.md for the command and the
+// figures): our depth-4 engine against seed 001's depth-4 search from
+// every 15x15 opening, both colours. GOMOKU_FROM and GOMOKU_TO select a
+// slice of the openings so that a run fits the machine's job limit.
+func TestMatchSeed(t *testing.T) {
+	if os.Getenv("GOMOKU_MATCH") != "seed" {
+		t.Skip("set GOMOKU_MATCH=seed to run the full match")
+	}
+	open := loadOpenings(t, 15)
+	open = open[envInt("GOMOKU_FROM", 0):min(envInt("GOMOKU_TO", len(open)), len(open))]
+	res, err := Run(context.Background(), Config{
+		A: &Engine{Level: 5, Depth: envInt("GOMOKU_DEPTH", 4)}, B: Seed001{Depth: 4},
+		Size: 15, Rule: gomoku.Freestyle, Openings: open,
+		Log: func(s string) { t.Log(s) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Log(res)
+	if s, _ := res.Score(); s < 0.9 {
+		t.Errorf("%v: want at least 90%%", res)
+	}
+}
+
+// TestMatchLadder plays each level of the strength scale against the level
+// below (GOMOKU_MATCH=ladder). GOMOKU_LEVELS limits the levels ("2-6"),
+// GOMOKU_MOVETIME caps each move (milliseconds, default 300) so the top
+// levels play under a deadline as the service runs them.
+func TestMatchLadder(t *testing.T) {
+	if os.Getenv("GOMOKU_MATCH") != "ladder" {
+		t.Skip("set GOMOKU_MATCH=ladder to run the strength ladder")
+	}
+	open := loadOpenings(t, 15)
+	open = open[envInt("GOMOKU_FROM", 0):min(envInt("GOMOKU_TO", len(open)), len(open))]
+	lo, hi := 2, gomoku.MaxLevel
+	if v := os.Getenv("GOMOKU_LEVELS"); v != "" {
+		a, b, _ := strings.Cut(v, "-")
+		lo, _ = strconv.Atoi(a)
+		hi, _ = strconv.Atoi(b)
+	}
+	mt := time.Duration(envInt("GOMOKU_MOVETIME", 300)) * time.Millisecond
+	for lvl := lo; lvl <= hi; lvl++ {
+		res, err := Run(context.Background(), Config{
+			A: &Engine{Level: lvl, MoveTime: mt, Label: "level" + strconv.Itoa(lvl)}, B: &Engine{Level: lvl - 1, MoveTime: mt, Label: "level" + strconv.Itoa(lvl-1)},
+			Size: 15, Rule: gomoku.Freestyle, Openings: open,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Log(res)
+		if s, m := res.Score(); s-m <= 0.5 {
+			t.Errorf("%v: level %d does not clearly beat level %d", res, lvl, lvl-1)
+		}
+	}
+}

@@ -1,0 +1,295 @@
+package gomoku
+
+import (
+	"context"
+	"fmt"
+	"testing"
+)
+
+// vcfPuzzles are positions (freestyle, side to move wins by continuous
+// fours) with the length of the shortest win in attacker moves, as found
+// by the naive oracle. They come from games of the weak levels against
+// each other; each was checked by naiveVCF, which shares no code with the
+// engine's solver.
+var vcfPuzzles = []struct {
+	record string
+	moves  int
+}{
+	{"h8j6g6l6k6j5i8i5h7f5k10j9h9", 5},
+	{"h8i7k7j8h6h9g7i9i5f8k3j4j6l8g6k6f6i6", 4},
+	{"h8i7g5k8f6e5f8j7f7f5e8g8h4e7i3j2g6h5i6j6g4g7", 4},
+	{"h8g6j7f9j6h7k5i7k8i8j9j10l7i10", 5},
+	{"h8f9f11g7g8e9f8e8g9e7j8i8e10f7d7g6h5i6i7", 5},
+	{"h8i7f9e10e8f10h10g10i9g9g11c10d10j8g7f6h7h6", 6},
+	{"h8j6f9j5j4k7h7i5l8h4g3g5k5f5h5l6j8g8i8k8k10l11h11h10h9h6g6j9g10", 3},
+	{"h8i10f10g9j9g8g7j10f6e5k10i8j11i9i11g11l9i12n7m8l11g12g10k11l12l10m12n13f12j12i13j8i6", 4},
+	{"h8i10j6i7i9h10g10g7h7h6i5h11g3f2k7h4g5g12j9j5m9l8g4g6g2g1h9f13e14g9f11e12j7i8j10j8k9l9", 8},
+	{"h8j6f9k7i8i5l8h6f8g3h4g8f11f7f12f10j8k8h9g10g11g6k6", 7},
+}
+
+func boardFrom(t testing.TB, rule Rule, record string) *Board {
+	t.Helper()
+	b, err := NewBoard(15, rule)
+	if err != nil {
+		t.Fatal(err)
+	}
+	moves, err := ParseRecord(record, 15)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range moves {
+		if err := b.Play(m); err != nil {
+			t.Fatalf("%s: %v", record, err)
+		}
+	}
+	return b
+}
+
+// checkVCFMove verifies with the oracle that move m starts a VCF of at
+// most n attacker moves.
+func checkVCFMove(t *testing.T, b *Board, m Point, n int) {
+	t.Helper()
+	me := b.ToMove()
+	if err := b.Play(m); err != nil {
+		t.Fatalf("move %v: %v", m, err)
+	}
+	defer b.Undo()
+	if w, over := b.Winner(); over && w == me {
+		return
+	}
+	threats := naiveFives(b, me)
+	if len(naiveFives(b, me.Other())) > 0 || len(threats) == 0 {
+		t.Fatalf("%v is not a four (threats %v)", m, threats)
+	}
+	if len(threats) >= 2 {
+		return
+	}
+	if err := b.Play(threats[0]); err != nil {
+		t.Fatal(err)
+	}
+	defer b.Undo()
+	if _, ok := naiveVCF(b, n-1); !ok {
+		t.Fatalf("after %v %v the oracle finds no VCF in %d", m, threats[0], n-1)
+	}
+}
+
+func TestVCFPuzzles(t *testing.T) {
+	for _, pz := range vcfPuzzles {
+		t.Run(fmt.Sprintf("vcf%d-%s", pz.moves, pz.record[:12]), func(t *testing.T) {
+			b := boardFrom(t, Freestyle, pz.record)
+			e := NewEngine()
+			e.vcfBudget = 1 << 20
+			if !e.vcf(b, 0, 0) {
+				t.Fatalf("VCF solver finds no win\n%v", b)
+			}
+			first := b.point(int(e.line.moves[0]))
+			// The oracle confirms the first move, allowing one attacker
+			// move more than the shortest win.
+			checkVCFMove(t, b, first, pz.moves+1)
+
+			before := snapshot(b)
+			r, err := NewEngine().Search(context.Background(), b, Limits{Depth: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if snapshot(b) != before {
+				t.Fatal("Search changed the board")
+			}
+			if r.Score < WinThreshold {
+				t.Fatalf("Search score %d, want a proven win; pv %v", r.Score, r.PV)
+			}
+			checkVCFMove(t, b, r.Best, pz.moves+1)
+		})
+	}
+}
+
+// TestSeedsCannotSeeIt: the puzzles' wins are longer than the seeds'
+// depth-4 search reaches (a VCF of n attacker moves needs 2n-1 plies).
+func TestSeedsCannotSeeIt(t *testing.T) {
+	long := 0
+	for _, pz := range vcfPuzzles {
+		if 2*pz.moves-1 > 4 {
+			long++
+		}
+	}
+	if long < 5 {
+		t.Fatalf("only %d puzzles are beyond a 4-ply search", long)
+	}
+}
+
+func TestVCTDoubleThree(t *testing.T) {
+	// Black's f8 g8 and h6 h7 are open twos crossing at h8: h8 makes two
+	// open threes (no four anywhere, so no VCF), a win by threats.
+	b := setup(t, 15, Freestyle, "f8 g8 h6 h7", "b14 c2 n2 m14")
+	e := NewEngine()
+	e.vcfBudget = 1 << 20
+	if e.vcf(b, 0, 0) {
+		t.Fatal("VCF claims a win without any four on the board")
+	}
+	e.vcfBudget = 1 << 20
+	if !e.vct(b, 0, 4) {
+		t.Fatalf("VCT finds no win\n%v", b)
+	}
+	r, err := NewEngine().Search(context.Background(), b, Limits{Depth: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Score < WinThreshold {
+		t.Fatalf("score %d, want a proven win (pv %v)", r.Score, r.PV)
+	}
+	// Play it out against the full engine defending: black must win.
+	attacker, defender := NewEngine(), NewEngine()
+	for !b.Over() && b.MoveCount() < 40 {
+		eng := attacker
+		if b.ToMove() == White {
+			eng = defender
+		}
+		r, err := eng.Search(context.Background(), b, Limits{Depth: 4})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := b.Play(r.Best); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if w, over := b.Winner(); !over || w != Black {
+		t.Fatalf("black did not win the played-out VCT\n%v", b)
+	}
+}
+
+func TestRenjuForbiddenBlock(t *testing.T) {
+	// White's d4 e5 f6 (c3 blocked by black) with g7 makes a four whose
+	// only block, h8, is a double three for black: a VCF for white.
+	b := setupTurn(t, 15, Renju, "f8 g8 h6 h7 c3 a15", "d4 e5 f6 o1 o15", White)
+	e := NewEngine()
+	e.vcfBudget = 1 << 16
+	if !e.vcf(b, 0, 0) {
+		t.Fatalf("no VCF for white\n%v", b)
+	}
+	if got := b.point(int(e.line.moves[0])); got != (Point{6, 6}) {
+		t.Fatalf("first move %v, want g7", got)
+	}
+	// The same under freestyle is no win: black simply blocks.
+	f := setupTurn(t, 15, Freestyle, "f8 g8 h6 h7 c3 a15", "d4 e5 f6 o1 o15", White)
+	e.clear()
+	e.vcfBudget = 1 << 16
+	if e.vcf(f, 0, 0) {
+		t.Fatalf("freestyle VCF for white should not exist\n%v", f)
+	}
+}
+
+func TestSearchTactics(t *testing.T) {
+	tests := []struct {
+		name   string
+		rule   Rule
+		black  string
+		white  string
+		toMove Color
+		want   []string // acceptable answers
+		win    bool     // a proven win is expected
+	}{
+		{"take the five", Freestyle, "d8 e8 f8 g8", "d9 e9 f9 a1", Black, []string{"h8", "c8"}, true},
+		{"block the four", Freestyle, "d8 e8 f8 a1", "d9 e9 f9 g9", Black, []string{"h9", "c9"}, false},
+		{"make the open four", Freestyle, "e8 f8 g8 a1", "e10 f11 m3 o15", Black, []string{"d8", "h8"}, true},
+		{"block the open three", Freestyle, "a1 o1 a15", "f8 g8 h8", Black, []string{"e8", "i8", "d8", "j8"}, false},
+		{"standard: overline square is no five", Standard, "c8 d8 e8 f8 h8", "b8 a1 a3 o1 o3", Black, []string{"g8"}, false},
+		{"freestyle: the overline wins", Freestyle, "c8 d8 e8 f8 h8", "b8 a1 a3 o1 o3", Black, []string{"g8"}, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			b := setupTurn(t, 15, tc.rule, tc.black, tc.white, tc.toMove)
+			r, err := NewEngine().Search(context.Background(), b, Limits{Depth: 4})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ok := false
+			for _, w := range tc.want {
+				if r.Best.String() == w {
+					ok = true
+				}
+			}
+			if tc.name == "standard: overline square is no five" {
+				// g8 would make six: it must not be reported as a win.
+				ok = r.Score < WinThreshold
+			}
+			if !ok {
+				t.Fatalf("best %v (score %d, pv %v), want one of %v\n%v", r.Best, r.Score, r.PV, tc.want, b)
+			}
+			if tc.win && r.Score < WinThreshold {
+				t.Fatalf("score %d, want a proven win", r.Score)
+			}
+		})
+	}
+}
+
+func TestSearchContract(t *testing.T) {
+	e := NewEngine()
+	b, _ := NewBoard(15, Freestyle)
+	r, err := e.Search(context.Background(), b, Limits{})
+	if err != nil || r.Best != (Point{7, 7}) {
+		t.Fatalf("empty board: %v %v, want h8", r.Best, err)
+	}
+	// Progress comes after every iteration, deeper each time.
+	b = boardFrom(t, Freestyle, "h8i9g7j8")
+	var depths []int
+	r, err = e.Search(context.Background(), b, Limits{Depth: 4, Progress: func(in Info) { depths = append(depths, in.Depth) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(depths) != 4 || depths[3] != 4 || r.Depth != 4 || len(r.PV) == 0 || r.PV[0] != r.Best || r.Nodes == 0 {
+		t.Fatalf("progress depths %v, result %+v", depths, r)
+	}
+	if err := b.IsLegal(r.Best); err != nil {
+		t.Fatalf("illegal best move %v: %v", r.Best, err)
+	}
+	// A cancelled context still yields a legal move, never an error.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	r, err = e.Search(ctx, b, Limits{})
+	if err != nil || b.IsLegal(r.Best) != nil {
+		t.Fatalf("cancelled search: %v %v", r.Best, err)
+	}
+	// A finished game is an error.
+	over := setup(t, 15, Freestyle, "d8 e8 f8 g8", "d9 e9 f9 g9")
+	over.Play(Point{7, 7})
+	if _, err := e.Search(context.Background(), over, Limits{}); err == nil {
+		t.Fatal("search on a finished game: want an error")
+	}
+	if _, err := e.Search(context.Background(), b, Limits{Level: MaxLevel + 1}); err == nil {
+		t.Fatal("level out of range: want an error")
+	}
+}
+
+func TestLevelsReproducible(t *testing.T) {
+	b := boardFrom(t, Freestyle, "h8i9g7j8h10")
+	seen := map[Point]bool{}
+	for seed := int64(0); seed < 12; seed++ {
+		r1, _ := NewEngine().Search(context.Background(), b, Limits{Level: 1, Seed: seed})
+		r2, _ := NewEngine().Search(context.Background(), b, Limits{Level: 1, Seed: seed})
+		if r1.Best != r2.Best {
+			t.Fatalf("seed %d: %v then %v", seed, r1.Best, r2.Best)
+		}
+		seen[r1.Best] = true
+	}
+	if len(seen) < 2 {
+		t.Fatalf("level 1 always plays %v: no randomness", seen)
+	}
+}
+
+// TestRenjuEngineLegal plays short renju games between weak levels: the
+// engine must never choose a forbidden point (Play would refuse it).
+func TestRenjuEngineLegal(t *testing.T) {
+	for seed := int64(1); seed <= 3; seed++ {
+		b, _ := NewBoard(15, Renju)
+		e := NewEngine()
+		for !b.Over() && b.MoveCount() < 50 {
+			r, err := e.Search(context.Background(), b, Limits{Level: 2, Seed: seed})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := b.Play(r.Best); err != nil {
+				t.Fatalf("seed %d: engine chose %v: %v\n%v", seed, r.Best, err, b)
+			}
+		}
+	}
+}
