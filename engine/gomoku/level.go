@@ -17,10 +17,10 @@ type options struct {
 	vctDepth      int // VCT depth in attacker moves
 	thinkOnForced bool
 	lmr           bool // late move reductions
-	screenMoves   int // root moves screened for an opponent threat win
-	screenVCF     int // VCF node budget per screened move (0: off)
-	screenVCT     int // VCT node budget per screened move (0: off)
-	screenDepth   int // VCT depth of the screen, in attacker moves
+	screenMoves   int  // root moves screened for an opponent threat win
+	screenVCF     int  // VCF node budget per screened move (0: off)
+	screenVCT     int  // VCT node budget per screened move (0: off)
+	screenDepth   int  // VCT depth of the screen, in attacker moves
 }
 
 // width is the number of moves searched at a node with depth plies left:
