@@ -25,7 +25,49 @@ const (
 	// shallowOrderEmpties: from here up the solver orders moves by a
 	// shallow midgame search, which is worth its cost only high in the tree.
 	shallowOrderEmpties = 16
+	// deepOrderEmpties and deeperOrderEmpties: from these empties the
+	// ordering search looks one and two plies further.
+	deepOrderEmpties   = 19
+	deeperOrderEmpties = 23
+	// etcMinEmpties is the fewest empties of a child for which the solver
+	// looks it up before searching (enhanced transposition cut-off): the
+	// lookups cost more than they save lower in the tree.
+	etcMinEmpties = 14
+	// orderMobilityWeight is the ordering penalty per reply left to the
+	// opponent, in evalScale units: half a disc.
+	orderMobilityWeight = 50
 )
+
+// shallowSearch is a plain alpha-beta over the evaluation, without tables
+// or node counting: the solver's move-ordering probe.
+func shallowSearch(me, opp uint64, alpha, beta, depth int) int {
+	if depth <= 0 {
+		return evaluate(me, opp)
+	}
+	moves := legalMoves(me, opp)
+	if moves == 0 {
+		if legalMoves(opp, me) == 0 {
+			return finalScore(me, opp) * evalScale
+		}
+		return -shallowSearch(opp, me, -beta, -alpha, depth)
+	}
+	best := -infinity
+	for ; moves != 0; moves &= moves - 1 {
+		sq := bits.TrailingZeros64(moves)
+		f := flips(me, opp, sq)
+		v := -shallowSearch(opp&^f, me|f|1<<uint(sq), -beta, -alpha, depth-1)
+		if v > best {
+			best = v
+			if v > alpha {
+				alpha = v
+				if v >= beta {
+					break
+				}
+			}
+		}
+	}
+	return best
+}
 
 // quadrants are the four 4x4 corners of the board, the regions used for
 // parity ordering.
@@ -157,21 +199,37 @@ func (e *Engine) solve(me, opp uint64, alpha, beta, empties int) int {
 
 	var l moveList
 	odd := oddRegions(^(me | opp))
+	etc := empties-1 >= etcMinEmpties
 	for m := moves; m != 0; m &= m - 1 {
 		sq := bits.TrailingZeros64(m)
 		f := flips(me, opp, sq)
 		cme, copp := opp&^f, me|f|1<<uint(sq)
+		if etc {
+			// Enhanced transposition cut-off: a child already proven
+			// bad enough for the opponent ends this node at once.
+			if ent, ok := e.end.probe(cme, copp); ok && -int(ent.upper) >= beta {
+				return -int(ent.upper)
+			}
+		}
 		var key int
 		switch {
 		case sq == hashMove:
 			key = hashMoveKey
 		case empties >= shallowOrderEmpties:
-			// Midgame knowledge orders best high in the tree, with the
-			// opponent's mobility weighted in (fastest first).
-			key = -evaluate(cme, copp) - 50*popcount(legalMoves(cme, copp))
+			// Midgame knowledge orders best high in the tree: a shallow
+			// search of the reply, with the opponent's mobility weighted
+			// in (fastest first).
+			d := 0
+			if empties >= deepOrderEmpties {
+				d = 1
+			}
+			if empties >= deeperOrderEmpties {
+				d = 2
+			}
+			key = -shallowSearch(cme, copp, -infinity, infinity, d) - orderMobilityWeight*popcount(legalMoves(cme, copp))
 		default:
 			replies := legalMoves(cme, copp)
-			key = -16*popcount(replies) - 16*popcount(replies&cornerMask)
+			key = -16*popcount(replies) - 16*popcount(replies&cornerMask) - 2*popcount(potentialMoves(cme, copp))
 			if odd&(1<<uint(sq)) != 0 {
 				key += 4
 			}
