@@ -3,6 +3,7 @@ package reversi
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"math/rand"
 	"os"
 	"strconv"
@@ -306,4 +307,20 @@ func TestEvaluateSymmetric(t *testing.T) {
 			}
 		}
 	}
+}
+
+func ExampleEngine_Search() {
+	// FFO endgame position #40: black to move wins by 38 discs with a2.
+	p, _ := ParsePosition("O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X--------", Black)
+	e := NewEngine()
+	res, err := e.Search(context.Background(), p, Limits{Depth: 60})
+	fmt.Println(res.Best, res.Score, res.Exact, err)
+	// Output: a2 38 true <nil>
+}
+
+func ExampleEngine_Search_level() {
+	e := NewEngine()
+	res, _ := e.Search(context.Background(), Start(), Limits{Level: 1, Seed: 7})
+	fmt.Println(Start().IsLegal(res.Best))
+	// Output: true
 }
