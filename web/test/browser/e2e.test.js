@@ -265,6 +265,20 @@ describe('web client in chromium', { skip: missing || false }, () => {
     await shot(gil, 'reversi.png');
   });
 
+  test('a name is shown as text, never run as HTML', async () => {
+    const name = '<img src=x onerror=f()>'; // 23 characters: within the 24 allowed
+    const hal = await person(name);
+    const room = await createRoom(hal, { game: 'Reversi', black: 'Person', white: 'Bot', level: 1 });
+    await waitRoom(hal, { seat: 'black' });
+    await hal.locator('.player-name', { hasText: name }).first().waitFor();
+    assert.equal(await hal.locator('img[src="x"]').count(), 0, 'no element was made from the name');
+    // The lobby shows the same name as text too.
+    await hal.goto('/');
+    await hal.locator(`[data-room="${room}"]`).first().waitFor().catch(() => {});
+    assert.equal(await hal.locator('img[src="x"]').count(), 0);
+    await hal.context().close();
+  });
+
   test('a person plays Gomoku against a bot, with undo and a switch of sides', async () => {
     const eve = await person('Eve');
     const id = await createRoom(eve, { game: 'Gomoku', black: 'Person', white: 'Bot', level: 2 });
