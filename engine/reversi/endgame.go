@@ -40,22 +40,22 @@ const (
 
 // shallowSearch is a plain alpha-beta over the evaluation, without tables
 // or node counting: the solver's move-ordering probe.
-func shallowSearch(me, opp uint64, alpha, beta, depth int) int {
+func (e *Engine) shallowSearch(me, opp uint64, alpha, beta, depth int) int {
 	if depth <= 0 {
-		return evaluate(me, opp)
+		return e.params.evaluate(me, opp)
 	}
 	moves := legalMoves(me, opp)
 	if moves == 0 {
 		if legalMoves(opp, me) == 0 {
 			return finalScore(me, opp) * evalScale
 		}
-		return -shallowSearch(opp, me, -beta, -alpha, depth)
+		return -e.shallowSearch(opp, me, -beta, -alpha, depth)
 	}
 	best := -infinity
 	for ; moves != 0; moves &= moves - 1 {
 		sq := bits.TrailingZeros64(moves)
 		f := flips(me, opp, sq)
-		v := -shallowSearch(opp&^f, me|f|1<<uint(sq), -beta, -alpha, depth-1)
+		v := -e.shallowSearch(opp&^f, me|f|1<<uint(sq), -beta, -alpha, depth-1)
 		if v > best {
 			best = v
 			if v > alpha {
@@ -226,7 +226,7 @@ func (e *Engine) solve(me, opp uint64, alpha, beta, empties int) int {
 			if empties >= deeperOrderEmpties {
 				d = 2
 			}
-			key = -shallowSearch(cme, copp, -infinity, infinity, d) - orderMobilityWeight*popcount(legalMoves(cme, copp))
+			key = -e.shallowSearch(cme, copp, -infinity, infinity, d) - orderMobilityWeight*popcount(legalMoves(cme, copp))
 		default:
 			replies := legalMoves(cme, copp)
 			key = -16*popcount(replies) - 16*popcount(replies&cornerMask) - 2*popcount(potentialMoves(cme, copp))

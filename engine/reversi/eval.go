@@ -67,21 +67,30 @@ type weights struct {
 //go:embed weights.json
 var weightsJSON []byte
 
-// evalWeights is the loaded evaluation (read once at start-up).
-var evalWeights = mustLoadWeights(weightsJSON)
+// evalParams is the evaluation's weights in the form the search uses.
+type evalParams struct {
+	scalar [numPhases][numFeatures]int
+	edge   [numPhases][numEdgeConfigs]int16
+}
 
-// edgeTable is evalWeights.Edge as a fixed array (zeros when absent).
-var edgeTable [numPhases][numEdgeConfigs]int16
+// defaultParams is the embedded evaluation (read once at start-up).
+var defaultParams = mustLoadWeights(weightsJSON)
 
-func mustLoadWeights(data []byte) *weights {
+func mustLoadWeights(data []byte) *evalParams {
 	w, err := parseWeights(data)
 	if err != nil {
 		panic(err) // the embedded file is part of the build; tests load it
 	}
+	return w.params()
+}
+
+// params converts a weights file to the search's form.
+func (w *weights) params() *evalParams {
+	p := &evalParams{scalar: w.Scalar}
 	for ph := range w.Edge {
-		copy(edgeTable[ph][:], w.Edge[ph])
+		copy(p.edge[ph][:], w.Edge[ph])
 	}
-	return w
+	return p
 }
 
 // parseWeights decodes and checks a weights file.
@@ -190,18 +199,22 @@ var (
 	cOf = [4]uint64{1<<1 | 1<<8, 1<<6 | 1<<15, 1<<48 | 1<<57, 1<<55 | 1<<62}
 )
 
+// evaluate returns the static score of the position for the side to move
+// with the embedded weights.
+func evaluate(me, opp uint64) int { return defaultParams.evaluate(me, opp) }
+
 // evaluate returns the static score of the position for the side to move, in
 // evalScale units per disc (clamped inside the range of real disc scores).
-func evaluate(me, opp uint64) int {
+func (p *evalParams) evaluate(me, opp uint64) int {
 	empties := 64 - popcount(me|opp)
 	ph := phaseOf(empties)
 	f := features(me, opp)
-	w := &evalWeights.Scalar[ph]
+	w := &p.scalar[ph]
 	s := 0
 	for i, v := range f {
 		s += w[i] * v
 	}
-	e := &edgeTable[ph]
+	e := &p.edge[ph]
 	for _, idx := range edgeIndexes(me, opp) {
 		s += int(e[idx])
 	}

@@ -26,8 +26,9 @@ const infinity = 65 * evalScale
 // reusable across games, but it is NOT safe for concurrent use: give each
 // goroutine its own Engine.
 type Engine struct {
-	mid *table // midgame search results (depth, centidisc bounds)
-	end *table // endgame solver results (empties, disc bounds)
+	params *evalParams // the evaluation's weights
+	mid    *table      // midgame search results (depth, centidisc bounds)
+	end    *table      // endgame solver results (empties, disc bounds)
 
 	// State of the search in progress.
 	nodes   uint64
@@ -42,7 +43,7 @@ func NewEngine() *Engine { return NewEngineSize(DefaultTableBytes) }
 // NewEngineSize returns an engine whose tables use about tableBytes bytes in
 // total (at least 48 KiB).
 func NewEngineSize(tableBytes int) *Engine {
-	return &Engine{mid: newTable(tableBytes / 2), end: newTable(tableBytes / 2)}
+	return &Engine{params: defaultParams, mid: newTable(tableBytes / 2), end: newTable(tableBytes / 2)}
 }
 
 // Clear forgets everything the engine learnt from earlier searches, so that
@@ -259,7 +260,7 @@ func (e *Engine) searchRoot(me, opp uint64, root []rootMove, depth int, ordered 
 		for i := range root {
 			sq := root[i].sq
 			f := flips(me, opp, sq)
-			root[i].score = -evaluate(opp&^f, me|f|1<<uint(sq))
+			root[i].score = -e.params.evaluate(opp&^f, me|f|1<<uint(sq))
 		}
 		sortRoot(root)
 	}
@@ -360,7 +361,7 @@ func (e *Engine) pvs(me, opp uint64, alpha, beta, depth int) int {
 		return e.solve(me, opp, a, b, empties) * evalScale
 	}
 	if depth <= 0 {
-		return evaluate(me, opp)
+		return e.params.evaluate(me, opp)
 	}
 	moves := legalMoves(me, opp)
 	if moves == 0 {
@@ -397,7 +398,7 @@ func (e *Engine) pvs(me, opp uint64, alpha, beta, depth int) int {
 		case sq == hashMove:
 			key = hashMoveKey
 		case depth >= evalOrderDepth:
-			key = -evaluate(cme, copp)
+			key = -e.params.evaluate(cme, copp)
 		default:
 			key = orderKey(cme, copp, sq)
 		}
