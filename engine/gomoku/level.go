@@ -40,43 +40,46 @@ const fullDepthWithoutDeadline = 12
 //	level  depth  randomness     threat search
 //	1      1      wide (300)     none
 //	2      2      150            none
-//	3      2      60             VCF at the root
-//	4      3      20             VCF at the root
-//	5      4      none           VCF at root and leaves
+//	3      3      60             VCF at the root
+//	4      3      none           VCF at the root and near the leaves
+//	5      4      none           + screen of the opponent's VCF/VCT
 //	6      5      none           + VCT at the root
-//	7      6      none           + VCT
+//	7      6      none           + VCT, wider screen
 //	8      8      none           + VCT
 //	9      10     none           + VCT
-//	10     time   none           + VCT (deeper)
+//	10     time   none           + VCT (deeper, bigger budgets)
 func levelOptions(level int) options {
 	if level == 0 {
 		level = MaxLevel
 	}
 	o := options{widthBase: 8, noiseWidth: 1, lmr: true}
-
 	switch level {
 	case 1:
 		o.depth, o.noise, o.noiseWidth, o.widthBase = 1, 300, 6, 6
 	case 2:
 		o.depth, o.noise, o.noiseWidth, o.widthBase = 2, 150, 4, 6
 	case 3:
-		o.depth, o.noise, o.noiseWidth, o.rootVCF = 2, 60, 3, 2000
+		o.depth, o.noise, o.noiseWidth, o.rootVCF = 3, 60, 3, 2000
 	case 4:
-		o.depth, o.noise, o.noiseWidth, o.rootVCF = 3, 20, 2, 5000
+		o.depth, o.rootVCF, o.leafVCF = 3, 5000, 30
 	case 5:
 		o.depth, o.rootVCF, o.leafVCF = 4, 20000, 60
-		o.screenMoves, o.screenVCF, o.screenVCT = 12, 2000, 2000
-
+		o.screenMoves, o.screenVCF, o.screenVCT, o.screenDepth = 12, 2000, 2000, 4
 	case 6:
-		o.depth, o.rootVCF, o.leafVCF, o.rootVCT, o.vctDepth = 5, 50000, 40, 20000, 4
+		o.depth, o.rootVCF, o.leafVCF, o.rootVCT, o.vctDepth = 5, 50000, 60, 20000, 4
+		o.screenMoves, o.screenVCF, o.screenVCT, o.screenDepth = 12, 2000, 2000, 4
 	case 7:
-		o.depth, o.rootVCF, o.leafVCF, o.rootVCT, o.vctDepth = 6, 100000, 50, 50000, 6
+		o.depth, o.rootVCF, o.leafVCF, o.rootVCT, o.vctDepth = 6, 100000, 60, 50000, 6
+		o.screenMoves, o.screenVCF, o.screenVCT, o.screenDepth = 16, 3000, 3000, 4
 	case 8:
 		o.depth, o.rootVCF, o.leafVCF, o.rootVCT, o.vctDepth = 8, 200000, 60, 100000, 6
+		o.screenMoves, o.screenVCF, o.screenVCT, o.screenDepth = 16, 4000, 4000, 4
 	case 9:
 		o.depth, o.rootVCF, o.leafVCF, o.rootVCT, o.vctDepth = 10, 300000, 60, 200000, 8
+		o.screenMoves, o.screenVCF, o.screenVCT, o.screenDepth = 20, 5000, 5000, 6
 	default:
 		o.depth, o.rootVCF, o.leafVCF, o.rootVCT, o.vctDepth = MaxDepth, 500000, 60, 400000, 10
+		o.screenMoves, o.screenVCF, o.screenVCT, o.screenDepth = 20, 5000, 10000, 6
 	}
 	return o
 }

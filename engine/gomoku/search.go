@@ -113,7 +113,9 @@ func (e *Engine) Search(ctx context.Context, b *Board, lim Limits) (Result, erro
 		return Result{}, errors.New("gomoku: level out of range")
 	}
 	if e.size != b.size || e.rule != b.rule {
-		e.clear()
+		if e.size != 0 { // a new engine's tables are empty already
+			e.clear()
+		}
 		e.size, e.rule = b.size, b.rule
 	}
 	e.opt = levelOptions(lim.Level)

@@ -1,0 +1,144 @@
+package gomoku_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/boardhall/boardhall/engine/gomoku"
+	"github.com/boardhall/boardhall/engine/gomoku/internal/match"
+)
+
+// benchPositions are middle-game positions (freestyle, 15x15) from match
+// games between the engine's levels and the seed baseline, cut before
+// either side has a forced win, so the search does real work.
+var benchPositions = []string{
+	"h8i8h11j9h7k6i7k7g7j7h9h10",
+	"h8i9g11i10i8j8h9h10g10f11g9",
+	"h8g7g10g6f10g5g8h5e10h10",
+	"h8i7j8i8i9i5h10k7j10i6",
+}
+
+func mustBoard(b *testing.B, record string) *gomoku.Board {
+	b.Helper()
+	board, err := gomoku.NewBoard(15, gomoku.Freestyle)
+	if err != nil {
+		b.Fatal(err)
+	}
+	moves, err := gomoku.ParseRecord(record, 15)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, m := range moves {
+		if err := board.Play(m); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return board
+}
+
+// BenchmarkMove searches each middle-game position to a fixed depth and
+// reports nodes per second, nodes per search and the time per search (as
+// measured by Search itself). One engine serves all positions, as in a
+// game; ns/op covers all four positions.
+func BenchmarkMove(b *testing.B) {
+	for _, depth := range []int{4, 6, 8, 10} {
+		b.Run(fmt.Sprintf("depth%d", depth), func(b *testing.B) {
+			e := gomoku.NewEngine()
+			boards := make([]*gomoku.Board, len(benchPositions))
+			for k, rec := range benchPositions {
+				boards[k] = mustBoard(b, rec)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			var nodes uint64
+			var secs float64
+			for i := 0; i < b.N; i++ {
+				for _, board := range boards {
+					r, err := e.Search(context.Background(), board, gomoku.Limits{Depth: depth})
+					if err != nil {
+						b.Fatal(err)
+					}
+					nodes += r.Nodes
+					secs += r.Elapsed.Seconds()
+				}
+			}
+			b.ReportMetric(float64(nodes)/secs, "nodes/s")
+			b.ReportMetric(float64(nodes)/float64(b.N*len(benchPositions)), "nodes/search")
+			b.ReportMetric(secs*1000/float64(b.N*len(benchPositions)), "ms/search")
+		})
+	}
+}
+
+// BenchmarkSeed001Move is the baseline: seed article 001's depth-4 search
+// on the same positions, for the ratio in docs/benchmarks.md.
+func BenchmarkSeed001Move(b *testing.B) {
+	boards := make([]*gomoku.Board, len(benchPositions))
+	for k, rec := range benchPositions {
+		boards[k] = mustBoard(b, rec)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, board := range boards {
+			if _, err := (match.Seed001{Depth: 4}).Move(context.Background(), board); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N*len(benchPositions)), "ms/search")
+}
+
+// threatPositions have a known forced win for the side to move: VCF
+// puzzles (wins by fours, 3 to 8 attacker moves) and a double-three VCT.
+var threatPositions = []struct {
+	name, record string
+}{
+	{"vcf3", "h8j6f9j5j4k7h7i5l8h4g3g5k5f5h5l6j8g8i8k8k10l11h11h10h9h6g6j9g10"},
+	{"vcf5", "h8j6g6l6k6j5i8i5h7f5k10j9h9"},
+	{"vcf6", "h8i7f9e10e8f10h10g10i9g9g11c10d10j8g7f6h7h6"},
+	{"vcf7", "h8j6f9k7i8i5l8h6f8g3h4g8f11f7f12f10j8k8h9g10g11g6k6"},
+	{"vcf8", "h8i10j6i7i9h10g10g7h7h6i5h11g3f2k7h4g5g12j9j5m9l8g4g6g2g1h9f13e14g9f11e12j7i8j10j8k9l9"},
+	{"vct", "h8b14g8c2h6n2h7m14"},
+}
+
+// BenchmarkThreatSolve measures the time to a proven win on positions
+// with a known forced win, with empty tables each time (a fresh engine;
+// its allocation is outside the reported ms/solve, which Search measures).
+func BenchmarkThreatSolve(b *testing.B) {
+	for _, tp := range threatPositions {
+		b.Run(tp.name, func(b *testing.B) {
+			board := mustBoard(b, tp.record)
+			var secs float64
+			var nodes uint64
+			for i := 0; i < b.N; i++ {
+				r, err := gomoku.NewEngine().Search(context.Background(), board, gomoku.Limits{Depth: 1})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if r.Score < gomoku.WinThreshold {
+					b.Fatalf("%s: no proven win (score %d)", tp.name, r.Score)
+				}
+				secs += r.Elapsed.Seconds()
+				nodes += r.Nodes
+			}
+			b.ReportMetric(secs*1000/float64(b.N), "ms/solve")
+			b.ReportMetric(float64(nodes)/float64(b.N), "nodes/solve")
+		})
+	}
+}
+
+// BenchmarkPlayUndo measures the incremental board update: one stone
+// played and taken back.
+func BenchmarkPlayUndo(b *testing.B) {
+	board := mustBoard(b, benchPositions[0])
+	p := gomoku.Point{X: 3, Y: 3}
+	board.Play(p) // grow the history once
+	board.Undo()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		board.Play(p)
+		board.Undo()
+	}
+}
