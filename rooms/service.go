@@ -76,11 +76,12 @@ func (c *Config) fill() {
 // through the Store's compare-and-set, fans events out to local watchers and, through the
 // Broker, to other nodes, and runs bot moves on the BotPool.
 type Service struct {
-	cfg    Config
-	store  Store
-	broker Broker
-	bots   *BotPool
-	log    *slog.Logger
+	cfg      Config
+	store    Store
+	broker   Broker
+	bots     *BotPool
+	analyzer *analyzer
+	log      *slog.Logger
 
 	ctx    context.Context // the service's lifetime; cancelled by Shutdown
 	cancel context.CancelFunc
@@ -94,7 +95,7 @@ type Service struct {
 func NewService(store Store, broker Broker, bots *BotPool, cfg Config) *Service {
 	cfg.fill()
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &Service{cfg: cfg, store: store, broker: broker, bots: bots, log: cfg.Logger,
+	s := &Service{cfg: cfg, store: store, broker: broker, bots: bots, analyzer: newAnalyzer(), log: cfg.Logger,
 		ctx: ctx, cancel: cancel, live: map[string]*liveRoom{}}
 	s.wg.Add(1)
 	go s.sweep()

@@ -28,6 +28,7 @@ func newMux(svc *rooms.Service, h *hub.Hub, reg *prometheus.Registry, log *slog.
 	mux.HandleFunc("POST /api/rooms", api.createRoom)
 	mux.HandleFunc("GET /api/rooms", api.listRooms)
 	mux.HandleFunc("GET /api/rooms/{id}", api.getRoom)
+	mux.HandleFunc("GET /api/rooms/{id}/analysis", api.analysis)
 	mux.HandleFunc("GET /api/games", api.games)
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, rooms.CodeBadRequest, "no such API endpoint: "+r.Method+" "+r.URL.Path)
@@ -78,6 +79,8 @@ func (a *api) writeRoomsError(w http.ResponseWriter, err error) {
 		status, msg = http.StatusNotFound, "no such room (it may have expired)"
 	case rooms.CodeUnavailable:
 		status, msg = http.StatusServiceUnavailable, "the game store cannot be reached; try again"
+	case rooms.CodeBusy:
+		status = http.StatusServiceUnavailable
 	default:
 		a.log.Error("api", "err", err)
 	}
@@ -136,6 +139,17 @@ func (a *api) getRoom(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"state": state, "events": events})
+}
+
+func (a *api) analysis(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), 10*time.Second)
+	defer cancel()
+	an, err := a.svc.Analyze(ctx, r.PathValue("id"))
+	if err != nil {
+		a.writeRoomsError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, an)
 }
 
 func (a *api) games(w http.ResponseWriter, r *http.Request) {

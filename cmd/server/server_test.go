@@ -557,3 +557,30 @@ func TestUndoCancelsBotSearch(t *testing.T) {
 	_, rec := getJSON(t, addr, "/api/rooms/"+room)
 	require.Len(t, toStrings(rec.obj("state")["moves"]), 2, "f5 and the level-1 reply, nothing from the cancelled search")
 }
+
+// TestAnalysis: every position of the current game gets an engine score (black's view),
+// recomputed as the game goes on and after an undo.
+func TestAnalysis(t *testing.T) {
+	addr := startServer(t, testConfig(t))
+	room := createRoom(t, addr, `{"game":"reversi"}`)
+	ann, bob := dial(t, addr), dial(t, addr)
+	ann.seat(room, "black", "Ann")
+	bob.seat(room, "white", "Bob")
+	for i, mv := range []string{"f5", "d6", "c3"} {
+		[]*client{ann, bob}[i%2].ok(msg{"type": "move", "room": room, "move": mv})
+	}
+	status, an := getJSON(t, addr, "/api/rooms/"+room+"/analysis")
+	require.Equal(t, 200, status, "%v", an)
+	require.Len(t, an["evals"], 4, "the start and the position after each ply")
+	require.Equal(t, int64(5), an.num("version"))
+
+	bob.ok(msg{"type": "undo", "room": room})
+	ann.ok(msg{"type": "undo_reply", "room": room, "accept": true})
+	bob.ok(msg{"type": "move", "room": room, "move": "f6"}) // f5 f6 now, instead of f5 d6 c3
+	_, an2 := getJSON(t, addr, "/api/rooms/"+room+"/analysis")
+	require.Len(t, an2["evals"], 3)
+	require.Equal(t, an["evals"].([]any)[:2], an2["evals"].([]any)[:2], "the common opening is judged the same")
+
+	status, _ = getJSON(t, addr, "/api/rooms/nosuchroom/analysis")
+	require.Equal(t, 404, status)
+}

@@ -68,3 +68,13 @@ export async function listGames() {
 export function roomRecord(id) {
   return call(`/rooms/${encodeURIComponent(id)}`);
 }
+
+/**
+ * roomAnalysis returns the engine's score (black's view) of every position of the
+ * room's current game: {version, gameNo, level, evals}, evals[i] after i plies.
+ * @param {string} id
+ * @returns {Promise<{version: number, gameNo: number, level: number, evals: number[]}>}
+ */
+export function roomAnalysis(id) {
+  return call(`/rooms/${encodeURIComponent(id)}/analysis`);
+}

@@ -7,7 +7,7 @@ import { BoardView } from './board.js';
 import { drawGraph } from './graph.js';
 import { Connection } from './socket.js';
 import { socketURLs } from './config.js';
-import { listGames } from './api.js';
+import { listGames, roomAnalysis } from './api.js';
 import { ProtocolError, errorText } from './errors.js';
 import { toast, banner } from './toast.js';
 import { playerName, seatGrant, saveSeatGrant } from './prefs.js';
@@ -446,12 +446,37 @@ class RoomUI {
     this.part('undo', [s.undoRequest, me, can.answerUndo], () => this.renderUndo(room, can));
     this.part('controls', [can, me, s.seats, s.status, s.result, this.resignArmed], () => this.renderControls(room, can));
     this.part('moves', [s.moves, room.cursor, v.ply], () => this.renderMoves(room, v));
-    this.part('graph', [room.lastSeq, s.version, room.cursor], () => replace(this.graphBox, drawGraph({
-      game: s.game, plies: plies.length, ...evalSeries(s.game, plies),
+    this.askAnalysis(room);
+    const analysis = this.analysis && this.analysis.version === s.version ? this.analysis : null;
+    this.part('graph', [room.lastSeq, s.version, room.cursor, analysis?.version], () => replace(this.graphBox, drawGraph({
+      game: s.game, plies: plies.length, ...evalSeries(s.game, plies, analysis),
       cursor: room.cursor, onPick: (ply) => this.cb.cursor(ply >= s.moves.length ? null : ply),
     })));
     this.part('export', [s.moves], () => this.renderExport(s));
     if (focused && document.activeElement?.id !== focused) document.getElementById(focused)?.focus();
+  }
+
+  /**
+   * askAnalysis fetches the engine's judgement of every position once the game has
+   * been still for a moment (a bot's quick reply does not cost two requests). The
+   * graph is drawn again when it arrives; a failure just leaves the graph as it was.
+   * @param {any} room
+   */
+  askAnalysis(room) {
+    const s = room.state;
+    if (!s || this.analysisAsked === s.version) return;
+    this.analysisAsked = s.version;
+    clearTimeout(this.analysisTimer);
+    this.analysisTimer = setTimeout(async () => {
+      try {
+        const a = await roomAnalysis(s.id);
+        if (a.version !== this.analysisAsked) return;
+        this.analysis = a;
+        this.update(this.room);
+      } catch {
+        // the graph keeps the bots' own scores; nothing for the user to do
+      }
+    }, 400);
   }
 
   /**

@@ -223,16 +223,22 @@ export function view(room) {
  * the first ply); ply 0 is the start.
  * @param {'reversi'|'gomoku'} game
  * @param {Ply[]} plies
+ * @param {{evals: number[]} | null} [analysis] the server's analysis of the same plies
  * @returns {{evals: {x: number, y: number}[], discs: {x: number, y: number}[]}}
  */
-export function evalSeries(game, plies) {
+export function evalSeries(game, plies, analysis = null) {
   /** @type {{x: number, y: number}[]} */
   const evals = [];
   /** @type {{x: number, y: number}[]} */
   const discs = [];
   if (game === 'reversi') discs.push({ x: 0, y: 0 });
+  // The server's analysis scores every position; a bot's own score of its move, from
+  // its deeper search, wins where both exist.
+  const judged = analysis && analysis.evals.length === plies.length + 1 ? analysis.evals : null;
+  if (judged) evals.push({ x: 0, y: judged[0] });
   plies.forEach((p, i) => {
     if (p.eval != null) evals.push({ x: i + 1, y: p.eval });
+    else if (judged) evals.push({ x: i + 1, y: judged[i + 1] });
     if (game === 'reversi') {
       const c = countStones(p.board);
       discs.push({ x: i + 1, y: c.black - c.white });

@@ -128,6 +128,12 @@ test('evalSeries', () => {
   assert.deepEqual(s.evals, [{ x: 2, y: -3 }]);
   assert.deepEqual(s.discs, [{ x: 0, y: 0 }, { x: 1, y: 3 }, { x: 2, y: 0 }, { x: 3, y: 0 }]);
   assert.deepEqual(evalSeries('gomoku', plies).discs, [], 'no disc series for gomoku');
+
+  // The server's analysis fills the plies without a bot's score; the bot's own wins.
+  const a = evalSeries('reversi', plies, { evals: [0, 2, -1, -1] });
+  assert.deepEqual(a.evals, [{ x: 0, y: 0 }, { x: 1, y: 2 }, { x: 2, y: -3 }, { x: 3, y: -1 }]);
+  // An analysis of another length (a stale one) is ignored.
+  assert.deepEqual(evalSeries('reversi', plies, { evals: [0, 2] }).evals, [{ x: 2, y: -3 }]);
 });
 
 test('words for seats, results, turns and passes', async (t) => {
