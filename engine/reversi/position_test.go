@@ -13,7 +13,7 @@ import (
 
 // perftFile is the project's reference perft table (sources cited inside:
 // an independent bitboard perft and Edax 4.6 `-count games`).
-const perftFile = "../../../shared/data/othello-perft.txt"
+const perftFile = "testdata/othello-perft.txt"
 
 // readPerft returns the "depth count" lines of perftFile.
 func readPerft(t testing.TB) map[int]uint64 {

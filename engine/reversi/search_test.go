@@ -14,7 +14,7 @@ import (
 
 // ffoFile holds FFO endgame positions #40-#44 with their exact scores and
 // best moves (FForum problem set; source and checks cited inside the file).
-const ffoFile = "../../../shared/data/ffo-40-44.txt"
+const ffoFile = "testdata/ffo-40-44.txt"
 
 type ffoPosition struct {
 	id    int
