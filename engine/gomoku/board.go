@@ -329,10 +329,16 @@ func (b *Board) setNeighbours(i int, c Color, ownCode, otherCode uint32) {
 				ko := b.keys[o][d][j]&^(3<<sh) | otherCode<<sh
 				b.keys[c][d][j] = kc
 				b.keys[o][d][j] = ko
-				b.pats[c][d][j] = tabC[kc]
-				b.pats[o][d][j] = tabO[ko]
-				b.refreshCounted(c, j)
-				b.refreshCounted(o, j)
+				// Far from the stone the pattern often stays the same:
+				// then the point's class and value stand.
+				if pc := tabC[kc]; pc != b.pats[c][d][j] {
+					b.pats[c][d][j] = pc
+					b.refreshCounted(c, j)
+				}
+				if po := tabO[ko]; po != b.pats[o][d][j] {
+					b.pats[o][d][j] = po
+					b.refreshCounted(o, j)
+				}
 			}
 		}
 	}

@@ -1,9 +1,11 @@
 package gomoku
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"math/rand"
+	"slices"
 	"sort"
 	"time"
 )
@@ -97,13 +99,13 @@ type Info struct {
 // iteration.
 type Result = Info
 
-// ErrGameOver is returned by Search on a finished game (see Board errors).
-
 // Search returns the move for the side to move in b. The time limit is
 // ctx's deadline: when ctx is done, Search returns the best move of the
-// last completed iteration (and an error only if not even the first
-// iteration finished, which takes well under a millisecond). b is left
-// unchanged. On an empty board it answers the centre at once.
+// last completed iteration, or, if none completed, the best-ordered legal
+// move; it never fails for lack of time. Errors: ErrGameOver on a finished
+// game, a level out of range, or no legal move (renju, every point
+// forbidden). b is left unchanged. On an empty board it answers the centre
+// at once.
 func (e *Engine) Search(ctx context.Context, b *Board, lim Limits) (Result, error) {
 	start := time.Now()
 	if b.Over() {
@@ -400,7 +402,7 @@ func (e *Engine) genMoves(b *Board, buf []scored, ttMove, ply int) []scored {
 		}
 		buf = append(buf, scored{i, s})
 	}
-	sort.Slice(buf, func(x, y int) bool { return buf[x].score > buf[y].score })
+	slices.SortFunc(buf, func(x, y scored) int { return cmp.Compare(y.score, x.score) })
 	if b.rule == Renju && me == Black {
 		n := 0
 		for _, m := range buf {
