@@ -324,10 +324,12 @@ func (e *Engine) rootThreats(b *Board, info func(int, int, int, []int16) Info) (
 			}
 			return info(1, c, -(WinScore - 2), []int16{int16(c)}), true
 		}
-		if !e.opt.thinkOnForced {
-			return info(1, c, 0, []int16{int16(c)}), true
-		}
-		return Info{}, false
+		// The block is the only move: answer at once, with the static
+		// score of the position after it.
+		b.play(c)
+		score := -e.eval(b)
+		b.undo()
+		return info(1, c, score, []int16{int16(c)}), true
 	}
 	if e.opt.rootVCF > 0 {
 		e.vcfBudget = e.opt.rootVCF
