@@ -34,8 +34,9 @@ const (
 	// lookups cost more than they save lower in the tree.
 	etcMinEmpties = 14
 	// orderMobilityWeight is the ordering penalty per reply left to the
-	// opponent, in evalScale units: half a disc.
-	orderMobilityWeight = 50
+	// opponent, in evalScale units: one and a half discs (fewest replies
+	// first matters more than small evaluation differences).
+	orderMobilityWeight = 150
 )
 
 // shallowSearch is a plain alpha-beta over the evaluation, without tables
