@@ -7,7 +7,10 @@
 // Commands understood (see the project's NBoard notes):
 //
 //	nboard <version>       enter NBoard mode (any version)
-//	set depth <n>          midgame depth (1..60); replies "set myname Boardhall<n>"
+//	set depth <n>          midgame depth (1..60); replies "set myname Boardhall<n>".
+//	                       The endgame is solved exactly from the empties of the
+//	                       strength level of that depth (8 at depth 4 ... 22 from 12),
+//	                       and always when n reaches the end of the game (60)
 //	set game <GGF>         the position at the end of this game record
 //	set contempt <x>       accepted and ignored (draws are worth 0)
 //	move <sq>[/<eval>[/<time>]]   play a move (PA for a pass); a bare "f5" works too
@@ -314,7 +317,7 @@ func (s *session) startSearch(ctx context.Context, n int, isGo bool) {
 				}
 				return
 			}
-			lim := reversi.Limits{Depth: depth, Progress: progress, Exclude: excluded}
+			lim := reversi.Limits{Level: levelForDepth(depth), Depth: depth, Progress: progress, Exclude: excluded}
 			res, err := engine.Search(sctx, pos, lim)
 			if err != nil {
 				if !errors.Is(err, context.Canceled) && sctx.Err() == nil && len(excluded) < len(pos.LegalMoves()) {
@@ -342,6 +345,17 @@ func (s *session) startSearch(ctx context.Context, n int, isGo bool) {
 			}
 		}
 	}()
+}
+
+// levelForDepth picks the strength level whose exact-endgame range suits a
+// midgame depth set by the GUI: the level of that depth (so "set depth 4"
+// solves exactly from 8 empties, as level 4 does), the full engine from
+// depth 12 on. The depth itself still decides the midgame search.
+func levelForDepth(d int) int {
+	if d >= 12 {
+		return reversi.MaxLevel
+	}
+	return d
 }
 
 // moveText writes a move as NBoard reads it: lowercase square, "pa" for a pass.
