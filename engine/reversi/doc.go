@@ -50,9 +50,9 @@
 //	  6         6          12 empties              none
 //	  7         7          14 empties              none
 //	  8         8          16 empties              none
-//	  9         9          18 empties              none
-//	 10        10          20 empties              none
-//	 11        12          20 empties              none
+//	  9        10          18 empties              none
+//	 10        12          20 empties              none
+//	 11        14          20 empties              none
 //	 12   as deep as the   22 empties              none
 //	      time allows (14 with no deadline)
 //

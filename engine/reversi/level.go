@@ -14,8 +14,10 @@ type level struct {
 // play shallow searches with random errors of up to 8, 4 and 2 discs per
 // move, so they make real mistakes; from level 4 the engine plays its best
 // move at the level's depth, and solves the endgame exactly from a number of
-// empties that grows with the level. The top level searches as deep as the
-// time limit allows and solves exactly from 22 empties.
+// empties that grows with the level; above depth 8 each level adds two plies
+// (one more ply was not always enough to beat the level below). The top
+// level searches as deep as the time limit allows and solves exactly from 22
+// empties.
 var levels = [MaxLevel + 1]level{
 	1:  {depth: 1, noise: 8 * evalScale},
 	2:  {depth: 2, noise: 4 * evalScale},
@@ -25,9 +27,9 @@ var levels = [MaxLevel + 1]level{
 	6:  {depth: 6, solveEmpties: 12},
 	7:  {depth: 7, solveEmpties: 14},
 	8:  {depth: 8, solveEmpties: 16},
-	9:  {depth: 9, solveEmpties: 18},
-	10: {depth: 10, solveEmpties: 20},
-	11: {depth: 12, solveEmpties: 20},
+	9:  {depth: 10, solveEmpties: 18},
+	10: {depth: 12, solveEmpties: 20},
+	11: {depth: 14, solveEmpties: 20},
 	12: {depth: 60, solveEmpties: 22},
 }
 

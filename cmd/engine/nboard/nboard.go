@@ -9,7 +9,7 @@
 //	nboard <version>       enter NBoard mode (any version)
 //	set depth <n>          midgame depth (1..60); replies "set myname Boardhall<n>".
 //	                       The endgame is solved exactly from the empties of the
-//	                       strength level of that depth (8 at depth 4 ... 22 from 12),
+//	                       strength level of that depth (8 at depth 4, 16 at 8, 18 at 10, 22 from 12),
 //	                       and always when n reaches the end of the game (60)
 //	set game <GGF>         the position at the end of this game record
 //	set contempt <x>       accepted and ignored (draws are worth 0)
@@ -352,8 +352,13 @@ func (s *session) startSearch(ctx context.Context, n int, isGo bool) {
 // solves exactly from 8 empties, as level 4 does), the full engine from
 // depth 12 on. The depth itself still decides the midgame search.
 func levelForDepth(d int) int {
-	if d >= 12 {
+	switch {
+	case d >= 12:
 		return reversi.MaxLevel
+	case d >= 10:
+		return 9 // depth 10: exact from 18 empties
+	case d >= 8:
+		return 8
 	}
 	return d
 }

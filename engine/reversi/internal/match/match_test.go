@@ -59,7 +59,11 @@ func TestMatchLadder(t *testing.T) {
 		}
 	}
 	ops := Openings(4, openingsCount(1, 12))
-	for lv := 2; lv <= top; lv++ {
+	from := 2
+	if s := os.Getenv("REVERSI_MATCH_FROM"); s != "" && fullMatch() {
+		from, _ = strconv.Atoi(s)
+	}
+	for lv := from; lv <= top; lv++ {
 		a := EnginePlayer{Engine: reversi.NewEngine(), Limits: reversi.Limits{Level: lv, Seed: 1}}
 		b := EnginePlayer{Engine: reversi.NewEngine(), Limits: reversi.Limits{Level: lv - 1, Seed: 1}}
 		ctxFor := func() (context.Context, context.CancelFunc) { return context.WithCancel(context.Background()) }
