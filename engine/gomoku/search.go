@@ -158,7 +158,8 @@ func (e *Engine) Search(ctx context.Context, b *Board, lim Limits) (Result, erro
 	// Forced answers and threat-space wins before the main search. The
 	// threat search gets at most a third of the time.
 	e.threatUntil, e.threatOut = time.Time{}, false
-	if dl, ok := ctx.Deadline(); ok {
+	dl, hasDL := ctx.Deadline()
+	if hasDL {
 		e.threatUntil = start.Add(time.Until(dl) / 3)
 	}
 	r, ok := e.rootThreats(pos, info)
@@ -176,8 +177,14 @@ func (e *Engine) Search(ctx context.Context, b *Board, lim Limits) (Result, erro
 		return Result{}, errors.New("gomoku: no legal move")
 	}
 	best := info(0, int(e.rootMoves[0].move), 0, []int16{e.rootMoves[0].move})
+	// The screen may use the time up to half of the budget; what it has not
+	// screened by then is searched unscreened.
+	if hasDL {
+		e.threatUntil = start.Add(time.Until(dl) / 2)
+	}
 	e.screenRoot(pos)
-	deadline, hasDeadline := ctx.Deadline()
+	e.threatUntil, e.threatOut = time.Time{}, false
+	deadline, hasDeadline := dl, hasDL
 	for depth := 1; depth <= e.opt.depth; depth++ {
 		iterStart := time.Now()
 		score := e.searchRoot(pos, depth)
@@ -252,7 +259,8 @@ func (e *Engine) screenRoot(b *Board) {
 	}
 	safe := 0
 	for k := range e.rootMoves {
-		if k >= e.opt.screenMoves || e.stopped {
+		if k >= e.opt.screenMoves || e.stopped || e.threatOut {
+			safe += len(e.rootMoves) - k // unscreened moves count as safe
 			break
 		}
 		m := int(e.rootMoves[k].move)

@@ -114,16 +114,24 @@ func envInt(name string, def int) int {
 // with GOMOKU_MATCH=seed (see docs/benchmarks.md for the command and the
 // figures): our depth-4 engine against seed 001's depth-4 search from
 // every 15x15 opening, both colours. GOMOKU_FROM and GOMOKU_TO select a
-// slice of the openings so that a run fits the machine's job limit.
+// slice of the openings so that a run fits the machine's job limit;
+// GOMOKU_RULE picks the rule (default freestyle), GOMOKU_DEPTH our depth.
 func TestMatchSeed(t *testing.T) {
 	if os.Getenv("GOMOKU_MATCH") != "seed" {
 		t.Skip("set GOMOKU_MATCH=seed to run the full match")
 	}
 	open := loadOpenings(t, 15)
 	open = open[envInt("GOMOKU_FROM", 0):min(envInt("GOMOKU_TO", len(open)), len(open))]
+	rule := gomoku.Freestyle
+	if v := os.Getenv("GOMOKU_RULE"); v != "" {
+		var err error
+		if rule, err = gomoku.ParseRule(v); err != nil {
+			t.Fatal(err)
+		}
+	}
 	res, err := Run(context.Background(), Config{
 		A: &Engine{Level: 5, Depth: envInt("GOMOKU_DEPTH", 4)}, B: Seed001{Depth: 4},
-		Size: 15, Rule: gomoku.Freestyle, Openings: open,
+		Size: 15, Rule: rule, Openings: open,
 		Log: func(s string) { t.Log(s) },
 	})
 	if err != nil {
