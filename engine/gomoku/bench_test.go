@@ -99,7 +99,7 @@ var threatPositions = []struct {
 	{"vcf6", "h8i7f9e10e8f10h10g10i9g9g11c10d10j8g7f6h7h6"},
 	{"vcf7", "h8j6f9k7i8i5l8h6f8g3h4g8f11f7f12f10j8k8h9g10g11g6k6"},
 	{"vcf8", "h8i10j6i7i9h10g10g7h7h6i5h11g3f2k7h4g5g12j9j5m9l8g4g6g2g1h9f13e14g9f11e12j7i8j10j8k9l9"},
-	{"vct", "h8b14g8c2h6n2h7m14"},
+	{"vct", "f8b14g8c2h6n2h7m14"},
 }
 
 // BenchmarkThreatSolve measures the time to a proven win on positions

@@ -57,6 +57,7 @@ func (t *threatTable) put(key uint64, move int, win bool, rem int) {
 type threatLine struct {
 	moves [maxPly]int16
 	end   int
+	tail  int // plies after end that the line implies but does not list
 }
 
 // vcf reports whether the side to move wins by continuous fours. On
@@ -118,11 +119,20 @@ func (e *Engine) vcf(b *Board, ply, depth int) bool {
 			cell, n := b.fiveCellNear(me, m.move)
 			switch {
 			case n >= 2:
+				// Two fives: the defender blocks one, the attacker plays
+				// the other.
+				win = true
+				var fb [8]int
+				cells := b.fiveCells(me, fb[:0])
+				e.line.moves[ply+1] = int16(cells[0])
+				e.line.moves[ply+2] = int16(cells[len(cells)-1])
+				e.line.end = ply + 3
+			case n == 1 && b.rule == Renju && opp == Black && b.isForbidden(cell):
+				// Black cannot block: the block is forbidden. Whatever
+				// black plays, the five follows.
 				win = true
 				e.line.end = ply + 1
-			case n == 1 && b.rule == Renju && opp == Black && b.isForbidden(cell):
-				win = true // black cannot block: the block is forbidden
-				e.line.end = ply + 1
+				e.line.tail = 2
 			case n == 1:
 				b.play(cell)
 				e.nodes++
@@ -333,8 +343,11 @@ func (e *Engine) rootThreats(b *Board, info func(int, int, int, []int16) Info) (
 	}
 	if e.opt.rootVCF > 0 {
 		e.vcfBudget = e.opt.rootVCF
+		e.line.tail = 0
 		if e.vcf(b, 0, 0) {
-			return info(1, int(e.line.moves[0]), WinScore-e.line.end, e.line.moves[:e.line.end]), true
+			// A line cut short by a table hit proves the win but not its
+			// length: the score then counts only the plies it lists.
+			return info(1, int(e.line.moves[0]), WinScore-e.line.end-e.line.tail, e.line.moves[:e.line.end]), true
 		}
 	}
 	if e.opt.rootVCT > 0 && !e.stopped {
