@@ -40,11 +40,11 @@ const (
 	defaultTurn = 5 * time.Second
 	// minMargin is the least time kept back per move for reading the
 	// command, printing the answer and the manager's own overhead; Rapfi
-	// keeps about 30 ms at 1 s per move.
-	minMargin = 30 * time.Millisecond
-	// marginFraction keeps 5% of longer turn times back as well, for a
-	// loaded machine.
-	marginFraction = 20
+	// keeps about 30 ms at 1 s per move, we keep more because a busy
+	// machine can hold a process off the CPU for tens of milliseconds.
+	minMargin = 60 * time.Millisecond
+	// marginFraction keeps 10% of longer turn times back as well.
+	marginFraction = 10
 	// movesToGo is the number of moves the remaining match time is divided
 	// by: games rarely last more than 30 more moves per side.
 	movesToGo = 25
