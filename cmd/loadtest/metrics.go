@@ -5,7 +5,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -118,3 +120,41 @@ func cpuCores(a, b sample) float64 {
 }
 
 func mb(bytes float64) float64 { return bytes / (1 << 20) }
+
+// moveBucketPrefix names the buckets of the server's move command time histogram.
+const moveBucketPrefix = `hall_command_seconds_bucket{command="move",le="`
+
+// histQuantile estimates the q-quantile (0..1) of what a Prometheus histogram observed
+// between samples a and b, as the upper bound of the bucket it falls in (so it is at
+// most one bucket too high); when it lies beyond the last finite bucket, that bucket's
+// bound (read it as "at least"; JSON has no infinity); 0 when nothing was observed. prefix is the bucket series name up to the le value.
+func histQuantile(a, b map[string]float64, prefix string, q float64) float64 {
+	type bucket struct{ le, n float64 }
+	var buckets []bucket
+	for k, v := range b {
+		if !strings.HasPrefix(k, prefix) || !strings.HasSuffix(k, `"}`) {
+			continue
+		}
+		le, err := strconv.ParseFloat(k[len(prefix):len(k)-2], 64)
+		if err != nil {
+			continue
+		}
+		buckets = append(buckets, bucket{le, v - a[k]})
+	}
+	sort.Slice(buckets, func(i, j int) bool { return buckets[i].le < buckets[j].le })
+	if len(buckets) == 0 || buckets[len(buckets)-1].n <= 0 {
+		return 0
+	}
+	want := q * buckets[len(buckets)-1].n
+	last := 0.0
+	for _, bk := range buckets {
+		if math.IsInf(bk.le, 1) {
+			break
+		}
+		if bk.n >= want {
+			return bk.le
+		}
+		last = bk.le
+	}
+	return last
+}

@@ -73,3 +73,27 @@ func TestCPUCores(t *testing.T) {
 	require.InDelta(t, 0.5, cpuCores(a, b), 1e-9)
 	require.Zero(t, cpuCores(a, a), "no time passed")
 }
+
+func TestHistQuantile(t *testing.T) {
+	b := func(le string) string { return moveBucketPrefix + le + `"}` }
+	before := map[string]float64{b("0.001"): 10, b("0.01"): 10, b("0.1"): 10, b("+Inf"): 10}
+	after := map[string]float64{b("0.001"): 60, b("0.01"): 108, b("0.1"): 109, b("+Inf"): 110,
+		`hall_command_seconds_bucket{command="join",le="0.001"}`: 1000}
+	for _, tc := range []struct {
+		name string
+		q    float64
+		want float64
+	}{
+		{"median in the first bucket", 0.5, 0.001},
+		{"p90", 0.9, 0.01},
+		{"p98", 0.98, 0.01},
+		{"p99", 0.99, 0.1},
+		{"beyond the last finite bucket: its bound", 1, 0.1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			require.Equal(t, tc.want, histQuantile(before, after, moveBucketPrefix, tc.q))
+		})
+	}
+	require.Zero(t, histQuantile(after, after, moveBucketPrefix, 0.5), "nothing observed")
+	require.Zero(t, histQuantile(nil, nil, moveBucketPrefix, 0.5))
+}

@@ -295,7 +295,9 @@ func (l *load) moves(ctx context.Context, label string, rooms int, rate float64,
 	res.Seconds, res.Moves, res.Rate = wall, moves, float64(moves)/wall
 	res.Latency, res.Errors = summarize(lat), errs
 	res.Server = Server{RSSBeforeMB: mb(before.metrics[metricRSS]), RSSAfterMB: mb(s1.metrics[metricRSS]),
-		CPU: cpuCores(s0, s1), Connections: s1.metrics[metricConns]}
+		CPU: cpuCores(s0, s1), Connections: s1.metrics[metricConns],
+		MoveP50: 1000 * histQuantile(s0.metrics, s1.metrics, moveBucketPrefix, 0.50),
+		MoveP99: 1000 * histQuantile(s0.metrics, s1.metrics, moveBucketPrefix, 0.99)}
 	res.LoadtestCPU = (cpu1 - cpu0) / wall
 	if botRooms > 0 {
 		res.BotMoves = (s1.metrics[metricBotSearches] - s0.metrics[metricBotSearches]) / wall
@@ -342,16 +344,16 @@ type GrowthResult struct {
 }
 
 func (r GrowthResult) writeText(w io.Writer) {
-	fmt.Fprintf(w, "%6s %7s %8s %8s %8s %8s %8s %8s %8s %9s %9s %6s\n",
-		"rooms", "conns", "target/s", "moves/s", "p50 ms", "p90 ms", "p99 ms", "max ms", "errors", "RSS MB", "srv CPU", "lt CPU")
+	fmt.Fprintf(w, "%6s %7s %8s %8s %8s %8s %8s %8s %8s %9s %9s %6s %9s\n",
+		"rooms", "conns", "target/s", "moves/s", "p50 ms", "p90 ms", "p99 ms", "max ms", "errors", "RSS MB", "srv CPU", "lt CPU", "srv p99<=")
 	for _, s := range r.Steps {
 		var errs int64
 		for _, n := range s.Errors {
 			errs += n
 		}
-		fmt.Fprintf(w, "%6d %7d %8.0f %8.0f %8.2f %8.2f %8.2f %8.2f %8d %9.1f %9.2f %6.2f\n",
+		fmt.Fprintf(w, "%6d %7d %8.0f %8.0f %8.2f %8.2f %8.2f %8.2f %8d %9.1f %9.2f %6.2f %9g\n",
 			s.Rooms, s.Connections, s.TargetRate, s.Rate, s.Latency.P50, s.Latency.P90, s.Latency.P99, s.Latency.Max,
-			errs, s.Server.RSSAfterMB, s.Server.CPU, s.LoadtestCPU)
+			errs, s.Server.RSSAfterMB, s.Server.CPU, s.LoadtestCPU, s.Server.MoveP99)
 	}
 	if r.Knee < 0 {
 		fmt.Fprintln(w, "knee: none within these steps")

@@ -12,10 +12,12 @@ import (
 	"net/http/pprof"
 	"os"
 	"os/signal"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/gorilla/websocket"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -73,6 +75,51 @@ func (h *hijacked) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	return h.conn, bufio.NewReadWriter(bufio.NewReaderSize(h.conn, 16), bufio.NewWriterSize(h.conn, 16)), nil
 }
 
+// bareWebSocket is gorilla/websocket with the hub's buffer settings and nothing else:
+// one reader goroutine per connection that answers join with joined and sit with
+// seated (all the idle mode asks for). It measures the floor of what a connection
+// costs with this library. With handoff, each frame is handled on a short-lived
+// goroutine while the reader waits, so that the long-lived reader's stack never grows
+// past what the read itself needs.
+func bareWebSocket(handoff bool) http.Handler {
+	up := websocket.Upgrader{ReadBufferSize: 1024, WriteBufferSize: 1024, WriteBufferPool: &sync.Pool{}}
+	answer := func(ws *websocket.Conn, frame []byte) {
+		var m struct {
+			Type string `json:"type"`
+			ID   int64  `json:"id"`
+			Room string `json:"room"`
+		}
+		if json.Unmarshal(frame, &m) != nil {
+			return
+		}
+		reply := map[string]any{"type": "joined", "id": m.ID, "room": m.Room}
+		if m.Type == "sit" {
+			reply = map[string]any{"type": "seated", "id": m.ID, "room": m.Room, "token": "t"}
+		}
+		ws.WriteJSON(reply)
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ws, err := up.Upgrade(w, r, nil)
+		if err != nil {
+			return
+		}
+		defer ws.Close()
+		for {
+			_, frame, err := ws.ReadMessage()
+			if err != nil {
+				return
+			}
+			if !handoff {
+				answer(ws, frame)
+				continue
+			}
+			done := make(chan struct{})
+			go func() { answer(ws, frame); close(done) }()
+			<-done
+		}
+	})
+}
+
 // TestProfileServer is not a test: it is a measurement tool. With LOADTEST_PROFILE_ADDR
 // set it serves the hall (the hub and rooms wired as cmd/server wires them, memory
 // store, cmd/server's defaults) on that loopback address with /debug/pprof added, until
@@ -83,7 +130,8 @@ func (h *hijacked) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 //	go run ./cmd/loadtest -addr 127.0.0.1:18081 -conns 19000 -duration 60s idle &
 //	go tool pprof -sample_index=inuse_space -top http://127.0.0.1:18081/debug/pprof/heap
 //
-// With LOADTEST_PROFILE_DETACH=1 the WebSockets are served as by detached (below).
+// With LOADTEST_PROFILE_DETACH=1 the WebSockets are served as by detached (below); with
+// LOADTEST_PROFILE_BARE=inline or =handoff by bareWebSocket, without the hub.
 //
 // It serves only /ws, POST /api/rooms and /metrics: what the loadtest uses.
 func TestProfileServer(t *testing.T) {
@@ -112,9 +160,12 @@ func TestProfileServer(t *testing.T) {
 	h := hub.New(svc, hub.Config{MaxMessageBytes: 4096, MessagesPerSecond: 1000, Burst: 1000, MaxConnsPerIP: -1,
 		SendQueue: 256, Logger: log}, reg)
 	mux := http.NewServeMux()
-	if os.Getenv("LOADTEST_PROFILE_DETACH") != "" {
+	switch bare := os.Getenv("LOADTEST_PROFILE_BARE"); {
+	case bare != "":
+		mux.Handle("GET /ws", detached(bareWebSocket(bare == "handoff")))
+	case os.Getenv("LOADTEST_PROFILE_DETACH") != "":
 		mux.Handle("GET /ws", detached(h))
-	} else {
+	default:
 		mux.Handle("GET /ws", h)
 	}
 	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))

@@ -92,6 +92,11 @@ type Server struct {
 	// CPU is the server's CPU seconds per wall second over the run (1.0 = one core).
 	CPU         float64 `json:"cpuCores"`
 	Connections float64 `json:"connections"`
+	// MoveP50 and MoveP99 are the server's own time to carry out a move command
+	// (hall_command_seconds: decide, store, fan out), as histogram bucket upper bounds:
+	// the part of the latency the server spends, without the network and the clients.
+	MoveP50 float64 `json:"moveCommandP50Ms"`
+	MoveP99 float64 `json:"moveCommandP99Ms"`
 }
 
 // Result is one measured run of the moves load.
@@ -127,8 +132,8 @@ func (r Result) writeText(w io.Writer) {
 		l.P50, l.P90, l.P99, l.Max, l.Count)
 	fmt.Fprintf(w, "  errors      %s\n", formatErrors(r.Errors))
 	s := r.Server
-	fmt.Fprintf(w, "  server      RSS %.1f MB -> %.1f MB, CPU %.2f cores, %.0f connections\n",
-		s.RSSBeforeMB, s.RSSAfterMB, s.CPU, s.Connections)
+	fmt.Fprintf(w, "  server      RSS %.1f MB -> %.1f MB, CPU %.2f cores, %.0f connections; move command p50 <= %g ms, p99 <= %g ms\n",
+		s.RSSBeforeMB, s.RSSAfterMB, s.CPU, s.Connections, s.MoveP50, s.MoveP99)
 	if r.BotRooms > 0 {
 		fmt.Fprintf(w, "  bots        %.1f bot moves/s, %.0f searches refused (queue full)\n", r.BotMoves, r.BotsRefused)
 	}
