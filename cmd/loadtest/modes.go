@@ -277,7 +277,7 @@ func (l *load) moves(ctx context.Context, label string, rooms int, rate float64,
 		stopAll()
 		return res, err
 	}
-	cpu0 := cpuSeconds()
+	cpu0, wait0, psi0 := cpuSeconds(), runQueueWait(), cpuPressure()
 	select {
 	case <-time.After(l.cfg.duration):
 	case <-ctx.Done():
@@ -286,7 +286,7 @@ func (l *load) moves(ctx context.Context, label string, rooms int, rate float64,
 	}
 	lat, moves, errs := rec.take()
 	s1, err := takeSample(ctx, l.api.hc, addr)
-	cpu1 := cpuSeconds()
+	cpu1, wait1, psi1 := cpuSeconds(), runQueueWait(), cpuPressure()
 	stopAll()
 	if err != nil {
 		return res, err
@@ -299,6 +299,7 @@ func (l *load) moves(ctx context.Context, label string, rooms int, rate float64,
 		MoveP50: 1000 * histQuantile(s0.metrics, s1.metrics, moveBucketPrefix, 0.50),
 		MoveP99: 1000 * histQuantile(s0.metrics, s1.metrics, moveBucketPrefix, 0.99)}
 	res.LoadtestCPU = (cpu1 - cpu0) / wall
+	res.LoadtestWait, res.MachinePressure = (wait1-wait0)/wall, (psi1-psi0)/wall
 	if botRooms > 0 {
 		res.BotMoves = (s1.metrics[metricBotSearches] - s0.metrics[metricBotSearches]) / wall
 		res.BotsRefused = s1.metrics[metricBotRefused] - s0.metrics[metricBotRefused]
@@ -344,16 +345,16 @@ type GrowthResult struct {
 }
 
 func (r GrowthResult) writeText(w io.Writer) {
-	fmt.Fprintf(w, "%6s %7s %8s %8s %8s %8s %8s %8s %8s %9s %9s %6s %9s\n",
-		"rooms", "conns", "target/s", "moves/s", "p50 ms", "p90 ms", "p99 ms", "max ms", "errors", "RSS MB", "srv CPU", "lt CPU", "srv p99<=")
+	fmt.Fprintf(w, "%6s %7s %8s %8s %8s %8s %8s %8s %8s %9s %9s %6s %9s %8s\n",
+		"rooms", "conns", "target/s", "moves/s", "p50 ms", "p90 ms", "p99 ms", "max ms", "errors", "RSS MB", "srv CPU", "lt CPU", "srv p99<=", "pressure")
 	for _, s := range r.Steps {
 		var errs int64
 		for _, n := range s.Errors {
 			errs += n
 		}
-		fmt.Fprintf(w, "%6d %7d %8.0f %8.0f %8.2f %8.2f %8.2f %8.2f %8d %9.1f %9.2f %6.2f %9g\n",
+		fmt.Fprintf(w, "%6d %7d %8.0f %8.0f %8.2f %8.2f %8.2f %8.2f %8d %9.1f %9.2f %6.2f %9g %7.0f%%\n",
 			s.Rooms, s.Connections, s.TargetRate, s.Rate, s.Latency.P50, s.Latency.P90, s.Latency.P99, s.Latency.Max,
-			errs, s.Server.RSSAfterMB, s.Server.CPU, s.LoadtestCPU, s.Server.MoveP99)
+			errs, s.Server.RSSAfterMB, s.Server.CPU, s.LoadtestCPU, s.Server.MoveP99, 100*s.MachinePressure)
 	}
 	if r.Knee < 0 {
 		fmt.Fprintln(w, "knee: none within these steps")

@@ -101,22 +101,27 @@ type Server struct {
 
 // Result is one measured run of the moves load.
 type Result struct {
-	Label        string           `json:"label"`
-	Rooms        int              `json:"rooms"`
-	Spectators   int              `json:"spectatorsPerRoom"`
-	BotRooms     int              `json:"botRooms"`
-	Connections  int              `json:"connections"`
-	Seconds      float64          `json:"seconds"`
-	TargetRate   float64          `json:"targetMovesPerSecond"`
-	Rate         float64          `json:"movesPerSecond"`
-	Moves        int64            `json:"moves"`
-	Latency      Latency          `json:"latency"`
-	Errors       map[string]int64 `json:"errors"`
-	Server       Server           `json:"server"`
-	BotMoves     float64          `json:"botMovesPerSecond,omitempty"`
-	BotsRefused  float64          `json:"botJobsRefused,omitempty"`
-	LoadtestCPU  float64          `json:"loadtestCpuCores"`
-	SetupSeconds float64          `json:"setupSeconds"`
+	Label       string           `json:"label"`
+	Rooms       int              `json:"rooms"`
+	Spectators  int              `json:"spectatorsPerRoom"`
+	BotRooms    int              `json:"botRooms"`
+	Connections int              `json:"connections"`
+	Seconds     float64          `json:"seconds"`
+	TargetRate  float64          `json:"targetMovesPerSecond"`
+	Rate        float64          `json:"movesPerSecond"`
+	Moves       int64            `json:"moves"`
+	Latency     Latency          `json:"latency"`
+	Errors      map[string]int64 `json:"errors"`
+	Server      Server           `json:"server"`
+	BotMoves    float64          `json:"botMovesPerSecond,omitempty"`
+	BotsRefused float64          `json:"botJobsRefused,omitempty"`
+	LoadtestCPU float64          `json:"loadtestCpuCores"`
+	// LoadtestWait is the time the tool's threads spent waiting for a CPU, per second
+	// of the run; MachinePressure the share of the run in which some task on the
+	// machine waited for a CPU (Linux PSI). Both near 0 on an idle machine.
+	LoadtestWait    float64 `json:"loadtestRunQueueWait"`
+	MachinePressure float64 `json:"machineCpuPressure"`
+	SetupSeconds    float64 `json:"setupSeconds"`
 }
 
 // writeText prints r for people.
@@ -137,7 +142,8 @@ func (r Result) writeText(w io.Writer) {
 	if r.BotRooms > 0 {
 		fmt.Fprintf(w, "  bots        %.1f bot moves/s, %.0f searches refused (queue full)\n", r.BotMoves, r.BotsRefused)
 	}
-	fmt.Fprintf(w, "  loadtest    CPU %.2f cores (same machine)\n", r.LoadtestCPU)
+	fmt.Fprintf(w, "  loadtest    CPU %.2f cores (same machine); its threads waited %.2f s/s for a CPU\n", r.LoadtestCPU, r.LoadtestWait)
+	fmt.Fprintf(w, "  machine     CPU pressure %.0f%% (share of the run in which some task waited for a CPU)\n", 100*r.MachinePressure)
 }
 
 // formatErrors prints error counts by code, in code order, or "none".

@@ -147,3 +147,15 @@ func TestResultText(t *testing.T) {
 	require.Equal(t, 3, strings.Count(b.String(), "\n"))
 	require.Contains(t, b.String(), "knee: none")
 }
+
+func TestParseMachineCounters(t *testing.T) {
+	require.Equal(t, 2.5, parseSchedstatWait("123 2500000000 7\n"))
+	require.Zero(t, parseSchedstatWait("123"))
+	require.Zero(t, parseSchedstatWait("1 x 2"))
+	psi := "some avg10=86.46 avg60=94.18 avg300=95.14 total=3432222371\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=0\n"
+	require.Equal(t, 3432.222371, parsePressureTotal(psi))
+	require.Zero(t, parsePressureTotal("full total=5\n"))
+	require.Zero(t, parsePressureTotal("some total=x\n"))
+	require.GreaterOrEqual(t, runQueueWait(), 0.0)
+	require.GreaterOrEqual(t, cpuPressure(), 0.0)
+}
