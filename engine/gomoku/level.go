@@ -7,19 +7,20 @@ const MaxLevel = 10
 
 // options are the knobs a level sets.
 type options struct {
-	depth       int  // iterative deepening stops after this depth
-	widthBase   int  // moves searched at a node: widthBase + 2*depth
-	noise       int  // pick randomly among root moves within this score of the best
-	noiseWidth  int  // ... among at most this many
-	leafVCF     int  // VCF node budget at each leaf (0: off)
-	rootVCF     int  // VCF node budget at the root (0: off)
-	rootVCT     int  // VCT node budget at the root (0: off)
-	vctDepth    int  // VCT depth in attacker moves
-	lmr         bool // late move reductions
-	screenMoves int  // root moves screened for an opponent threat win
-	screenVCF   int  // VCF node budget per screened move (0: off)
-	screenVCT   int  // VCT node budget per screened move (0: off)
-	screenDepth int  // VCT depth of the screen, in attacker moves
+	depth         int  // iterative deepening stops after this depth
+	widthBase     int  // moves searched at a node: widthBase + 2*depth
+	noise         int  // pick randomly among root moves within this score of the best
+	noiseWidth    int  // ... among at most this many
+	leafVCF       int  // VCF node budget at each leaf (0: off)
+	rootVCF       int  // VCF node budget at the root (0: off)
+	rootVCT       int  // VCT node budget at the root (0: off)
+	vctDepth      int  // VCT depth in attacker moves
+	lmr           bool // late move reductions
+	fourExtension bool // a four and its forced block cost no depth
+	screenMoves   int  // root moves screened for an opponent threat win
+	screenVCF     int  // VCF node budget per screened move (0: off)
+	screenVCT     int  // VCT node budget per screened move (0: off)
+	screenDepth   int  // VCT depth of the screen, in attacker moves
 }
 
 // width is the number of moves searched at a node with depth plies left:
@@ -51,7 +52,7 @@ func levelOptions(level int) options {
 	if level == 0 {
 		level = MaxLevel
 	}
-	o := options{widthBase: 8, noiseWidth: 1, lmr: true}
+	o := options{widthBase: 8, noiseWidth: 1, lmr: true, fourExtension: level >= 4}
 	switch level {
 	case 1:
 		o.depth, o.noise, o.noiseWidth, o.widthBase = 1, 300, 6, 6

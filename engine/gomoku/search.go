@@ -570,11 +570,17 @@ func (e *Engine) negamax(b *Board, depth, alpha, beta, ply int) int {
 	best := -WinScore - 1
 	bestMove := moves[0].move
 	for k, m := range moves {
+		// A four forces its block, so the pair costs no depth: the search
+		// follows attacks to their end instead of stopping at a four.
+		newDepth := depth - 1
+		if e.opt.fourExtension && isFourClass(b.threat[me][m.move]) && ply < maxPly/2 {
+			newDepth = depth
+		}
 		b.play(m.move)
 		e.nodes++
 		var score int
 		if k == 0 {
-			score = -e.negamax(b, depth-1, -beta, -alpha, ply+1)
+			score = -e.negamax(b, newDepth, -beta, -alpha, ply+1)
 		} else {
 			// Late moves that threaten nothing are searched one ply
 			// shallower first; a fail-high is re-searched at full depth.
@@ -582,9 +588,9 @@ func (e *Engine) negamax(b *Board, depth, alpha, beta, ply int) int {
 			if k >= 3 && depth >= 3 && b.threat[me][m.move] < tThree && b.threat[opp][m.move] < tThree && e.opt.lmr {
 				r = 1
 			}
-			score = -e.negamax(b, depth-1-r, -alpha-1, -alpha, ply+1)
+			score = -e.negamax(b, newDepth-r, -alpha-1, -alpha, ply+1)
 			if score > alpha && !e.stopped {
-				score = -e.negamax(b, depth-1, -beta, -alpha, ply+1)
+				score = -e.negamax(b, newDepth, -beta, -alpha, ply+1)
 			}
 		}
 		b.undo()
