@@ -211,27 +211,30 @@ const (
 // board edge or a stable disc of the same colour. Iterating from nothing finds
 // the corners first, then the edges and interiors that lean on them.
 func stableDiscs(mine, occupied uint64) uint64 {
-	if mine&cornerMask == 0 && occupied != ^uint64(0) {
-		// Without a corner, the only stable discs are those on full lines in
-		// all four directions, which is rare until the board is nearly full;
-		// skipping here keeps the common case cheap.
-		full := fullLines(occupied)
-		return mine & full[0] & full[1] & full[2] & full[3]
+	if mine&cornerMask == 0 {
+		// Without a corner a side can only have stable discs on lines that
+		// are full in all four directions, which is rare until the last
+		// moves; answering "none" (a subset of the truth, as the callers
+		// need) keeps the common case cheap.
+		return 0
 	}
-	full := fullLines(occupied)
+	return stableWith(mine, fullLines(occupied))
+}
+
+// stableWith is stableDiscs with the full lines of the board already known.
+func stableWith(mine uint64, full [4]uint64) uint64 {
 	// Squares where the wall stands beside the disc on that line.
 	const (
-		wallH  = 0x8181818181818181
-		wallV  = 0xFF000000000000FF
-		wallD  = 0xFF818181818181FF
-		wallAD = 0xFF818181818181FF
+		wallH = 0x8181818181818181
+		wallV = 0xFF000000000000FF
+		wallD = 0xFF818181818181FF // either diagonal: the edge ring
 	)
 	stable := mine & full[0] & full[1] & full[2] & full[3]
 	for {
 		h := full[0] | wallH | (stable<<1)&notFileA | (stable>>1)&notFileH
 		v := full[1] | wallV | stable<<8 | stable>>8
 		d := full[2] | wallD | (stable<<9)&notFileA | (stable>>9)&notFileH
-		a := full[3] | wallAD | (stable<<7)&notFileH | (stable>>7)&notFileA
+		a := full[3] | wallD | (stable<<7)&notFileH | (stable>>7)&notFileA
 		next := stable | mine&h&v&d&a
 		if next == stable {
 			return stable
@@ -275,7 +278,18 @@ func init() {
 // anti-diagonal), the squares whose line of that kind is completely filled.
 func fullLines(occupied uint64) [4]uint64 {
 	var full [4]uint64
-	for k := range lineMasks {
+	// Ranks: a byte of all ones.
+	for r := uint(0); r < 64; r += 8 {
+		if (occupied>>r)&0xFF == 0xFF {
+			full[0] |= 0xFF << r
+		}
+	}
+	// Files: AND the eight ranks together; bit c is set if file c is full.
+	v := occupied & (occupied >> 32)
+	v &= v >> 16
+	v &= v >> 8
+	full[1] = (v & 0xFF) * 0x0101010101010101
+	for k := 2; k < 4; k++ {
 		for _, m := range lineMasks[k] {
 			if occupied&m == m {
 				full[k] |= m

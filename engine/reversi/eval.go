@@ -180,7 +180,15 @@ func features(me, opp uint64) [numFeatures]int {
 	}
 	f[fXSquares] = popcount(me&xs) - popcount(opp&xs)
 	f[fCSquares] = popcount(me&cs) - popcount(opp&cs)
-	f[fStable] = popcount(stableDiscs(me, occupied)) - popcount(stableDiscs(opp, occupied))
+	if occupied&cornerMask != 0 {
+		full := fullLines(occupied)
+		if me&cornerMask != 0 {
+			f[fStable] += popcount(stableWith(me, full))
+		}
+		if opp&cornerMask != 0 {
+			f[fStable] -= popcount(stableWith(opp, full))
+		}
+	}
 	if popcount(empty)&1 == 1 {
 		f[fParity] = 1
 	}
