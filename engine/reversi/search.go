@@ -373,7 +373,11 @@ func (e *Engine) pvs(me, opp uint64, alpha, beta, depth int) int {
 	}
 
 	hashMove := -1
-	if ent, ok := e.mid.probe(me, opp); ok {
+	useTable := depth >= midTableMinDepth
+	if !useTable {
+		// Near the leaves a table probe (a cache miss) costs more than the
+		// little subtree it could save.
+	} else if ent, ok := e.mid.probe(me, opp); ok {
 		if int(ent.depth) >= depth {
 			lo, hi := int(ent.lower), int(ent.upper)
 			if lo >= beta {
@@ -433,9 +437,15 @@ func (e *Engine) pvs(me, opp uint64, alpha, beta, depth int) int {
 			}
 		}
 	}
-	e.mid.store(me, opp, depth, alpha0, beta, best, bestMove)
+	if useTable {
+		e.mid.store(me, opp, depth, alpha0, beta, best, bestMove)
+	}
 	return best
 }
+
+// midTableMinDepth is the least remaining depth at which the midgame search
+// uses its transposition table.
+const midTableMinDepth = 2
 
 // midgameSolveEmpties is the most empties at which the midgame search hands
 // a node that it would search to the end anyway to the exact solver; beyond
