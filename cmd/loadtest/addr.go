@@ -16,9 +16,13 @@ import (
 // address, when /proc does not say otherwise.
 const defaultEphemeralPorts = 60999 - 32768 + 1
 
-// portHeadroom is the share of a source address's ephemeral ports we plan to use:
-// sockets in TIME_WAIT from an earlier run still hold some of them.
-const portHeadroom = 0.8
+// portHeadroom is the share of a source address's ephemeral ports we plan to use: the
+// sockets of an earlier run stay in TIME_WAIT for a minute and still hold theirs.
+const portHeadroom = 0.5
+
+// minSources is the fewest source addresses used when the tool chooses: they cost
+// nothing, and a run straight after a big one finds fresh ports.
+const minSources = 4
 
 // maxSources is how many 127.0.0.x source addresses there are to spread over
 // (127.0.0.1 .. 127.0.0.254).
@@ -97,7 +101,7 @@ func sourcesNeeded(conns, ports int) int {
 	if per < 1 {
 		per = 1
 	}
-	return max(1, (conns+per-1)/per)
+	return max(minSources, (conns+per-1)/per)
 }
 
 // ephemeralPorts reads the size of the ephemeral port range from /proc, or returns the

@@ -120,12 +120,12 @@ func TestSourcesNeeded(t *testing.T) {
 		conns, ports int
 		want         int
 	}{
-		{"a few", 10, 28232, 1},
-		{"just fits", 22585, 28232, 1},
-		{"one more", 22586, 28232, 2},
-		{"fifty thousand", 50000, 28232, 3},
+		{"a few", 10, 28232, minSources},
+		{"twenty thousand", 20000, 28232, minSources},
+		{"just fits in five", 5 * 14116, 28232, 5},
+		{"one more", 5*14116 + 1, 28232, 6},
 		{"no ports", 5, 0, 5},
-		{"none", 0, 28232, 1},
+		{"none", 0, 28232, minSources},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			require.Equal(t, tc.want, sourcesNeeded(tc.conns, tc.ports))
