@@ -56,6 +56,9 @@ func newDialer(addrs []string, sources []netip.Addr) *dialer {
 func (d *dialer) dial(ctx context.Context, node int) (*websocket.Conn, error) {
 	src := d.sources[int(d.next.Add(1)-1)%len(d.sources)]
 	nd := &net.Dialer{Timeout: 10 * time.Second, LocalAddr: &net.TCPAddr{IP: src.AsSlice()}}
+	if src.Is4() {
+		nd.Control = bindNoPort
+	}
 	wd := websocket.Dialer{
 		NetDialContext:   nd.DialContext,
 		HandshakeTimeout: 10 * time.Second,
