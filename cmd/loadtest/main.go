@@ -23,9 +23,11 @@
 //	        a finished game is followed by a rematch). Latency is the time from a
 //	        player's send to the last spectator's receipt of that move's event. Prints
 //	        p50/p90/p99/max, throughput, errors by code, and the server's RSS and CPU.
-//	bots    moves without bots, then again with -bot-rooms bot-vs-bot rooms at
-//	        -bot-level added (start the server with -bot-pace 0 so that they saturate
-//	        its bot workers); prints both runs and the ratio of the human p99s.
+//	bots    moves without bots, then again with -bot-rooms rooms where the tool plays a
+//	        bot of -bot-level, answering each bot move at once and starting a rematch
+//	        after each game, so that more searches wait than the server has bot
+//	        workers; prints both runs (the human-vs-human rooms only) and the ratio of
+//	        their p99s.
 //	growth  moves at each multiple in -steps of -rooms (default 1,2,4,8), each with
 //	        fresh connections and the same move rate per room; prints a table of
 //	        latency and memory, and the knee: the first step whose p99 is more than
@@ -110,7 +112,7 @@ func parseArgs(args []string, stderr io.Writer) (config, error) {
 	fs.DurationVar(&c.duration, "duration", 20*time.Second, "how long each measurement runs (idle: how long connections are held)")
 	fs.DurationVar(&c.warmup, "warmup", 3*time.Second, "play before measuring, not counted")
 	fs.IntVar(&c.botRooms, "bot-rooms", 16, "bots: bot-vs-bot rooms to add")
-	fs.IntVar(&c.botLevel, "bot-level", 6, "bots: level of the bots")
+	fs.IntVar(&c.botLevel, "bot-level", 10, "bots: level of the bots (Reversi 1..12; deep enough that searches queue up)")
 	steps := fs.String("steps", "1,2,4,8", "growth: multiples of -rooms")
 	reconnect := fs.String("reconnect", "auto", "reconnect to the next node when a socket drops: true, false, auto (true with several nodes)")
 	fs.BoolVar(&c.jsonOut, "json", false, "print the results as JSON")

@@ -237,11 +237,14 @@ func (l *load) moves(ctx context.Context, label string, rooms int, rate float64,
 		return res, err
 	}
 	plans := l.humanPlans(rooms, 0)
+	// Bot rooms: a person (the tool) against a bot, who answers each bot move at once
+	// and starts a rematch when a game ends, so that the bot always has a search
+	// waiting. Their moves are kept apart from the measured human-vs-human rooms.
+	var botPlans []roomPlan
 	for i := range botRooms {
-		plans = append(plans, roomPlan{botLevel: [2]int{l.cfg.botLevel, l.cfg.botLevel}, spectators: 1,
-			nodes: []int{0, 0, nodeFor(i, 0, len(l.d.addrs))}})
+		botPlans = append(botPlans, roomPlan{botLevel: [2]int{0, l.cfg.botLevel}, nodes: []int{nodeFor(i, 0, len(l.d.addrs))}})
 	}
-	rec := newRecorder()
+	rec, botRec := newRecorder(), newRecorder()
 	clientCtx, cancelClients := context.WithCancel(ctx)
 	defer cancelClients()
 	start := time.Now()
@@ -250,18 +253,30 @@ func (l *load) moves(ctx context.Context, label string, rooms int, rate float64,
 		return res, err
 	}
 	defer closeAll(runs)
+	botRuns, err := l.setup(ctx, botPlans, botRec, clientCtx)
+	if err != nil {
+		return res, err
+	}
+	defer closeAll(botRuns)
 	res.SetupSeconds = time.Since(start).Seconds()
-	res.Connections = countConns(runs)
-	fmt.Fprintf(l.log, "loadtest: %s: %d rooms, %d connections set up in %.1fs; playing\n", label, len(runs), res.Connections, res.SetupSeconds)
+	res.Connections = countConns(runs) + countConns(botRuns)
+	fmt.Fprintf(l.log, "loadtest: %s: %d rooms, %d connections set up in %.1fs; playing\n", label, len(runs)+len(botRuns), res.Connections, res.SetupSeconds)
 
 	pace := time.Duration(float64(rooms) / rate * float64(time.Second))
 	playCtx, stopPlay := context.WithCancel(clientCtx)
 	var wg sync.WaitGroup
-	for _, r := range runs[:rooms] {
+	for _, r := range runs {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			r.drive(playCtx, pace)
+		}()
+	}
+	for _, r := range botRuns {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r.drive(playCtx, 0)
 		}()
 	}
 	stopAll := func() { stopPlay(); wg.Wait() }

@@ -289,7 +289,8 @@ func (r *roomRun) anyPlayer() *peer {
 	return nil
 }
 
-// drive makes a move every pace (one move in flight at a time) until ctx ends.
+// drive makes a move every pace (one move in flight at a time; 0: each as soon as the
+// last is done) until ctx ends.
 func (r *roomRun) drive(ctx context.Context, pace time.Duration) {
 	next := time.Now().Add(time.Duration(rand.Int64N(int64(pace) + 1)))
 	t := time.NewTimer(0)
