@@ -17,11 +17,10 @@ const (
 	// table: below it a subtree is cheaper to search than to look up.
 	ttMinEmpties = 9
 	// smallEmpties is the number of empties handled by solveSmall, which
-	// loops over empty squares in parity order instead of sorting moves.
+	// loops over empty squares in parity order instead of sorting moves:
+	// that close to the end, parity order is as good as fastest-first and
+	// much cheaper. Above it moves are sorted fastest-first.
 	smallEmpties = 6
-	// fastestFirstEmpties: from here up moves are ordered by the opponent's
-	// mobility; below, parity order is as good and much cheaper.
-	fastestFirstEmpties = 7
 	// shallowOrderEmpties: from here up the solver orders moves by a
 	// shallow midgame search, which is worth its cost only high in the tree.
 	shallowOrderEmpties = 16
