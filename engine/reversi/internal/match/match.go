@@ -9,8 +9,8 @@
 //
 //	a := match.EnginePlayer{Engine: reversi.NewEngine(), Limits: reversi.Limits{Level: 4}}
 //	b := &match.Seed000{Depth: 9}
-//	st, err := match.Play(ctx, a, b, match.Openings(4, 50))
-//	fmt.Println(st) // "wins 97 losses 2 draws 1 (98.5%), discs +31.2 per game"
+//	st, err := match.Play(ctx, a, b, match.Openings(4, 50), nil)
+//	fmt.Println(st) // "games 100: wins 97 losses 2 draws 1 (97.5%), discs +31.2 per game"
 package match
 
 import (
