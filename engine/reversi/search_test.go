@@ -324,3 +324,35 @@ func ExampleEngine_Search_level() {
 	fmt.Println(Start().IsLegal(res.Best))
 	// Output: true
 }
+
+func TestEmbeddedWeights(t *testing.T) {
+	w, err := parseWeights(weightsJSON)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.Version < 2 || len(w.Edge) != numPhases || w.Source == "" {
+		t.Errorf("embedded weights: version %d, %d edge phases, source %q", w.Version, len(w.Edge), w.Source)
+	}
+	// Every edge configuration and its mirror share a value (symmetry).
+	for ph := range w.Edge {
+		for c := range w.Edge[ph] {
+			if w.Edge[ph][c] != w.Edge[ph][edgeReverse[c]] {
+				t.Fatalf("phase %d: edge %d and its mirror differ", ph, c)
+			}
+		}
+	}
+}
+
+func FuzzParseWeights(f *testing.F) {
+	f.Add(string(weightsJSON))
+	f.Add(`{"version":1,"features":[]}`)
+	f.Add(`{"edge":[[1,2]]}`)
+	f.Fuzz(func(t *testing.T, s string) {
+		w, err := parseWeights([]byte(s))
+		if err != nil {
+			return
+		}
+		p := w.params()
+		_ = p.evaluate(Start().me, Start().opp)
+	})
+}

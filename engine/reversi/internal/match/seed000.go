@@ -56,7 +56,7 @@ type Seed000 struct {
 	Depth int
 }
 
-// Name returns "seed000 depth N".
+// Name returns "seed000".
 func (s *Seed000) Name() string { return "seed000" }
 
 // Move returns the seed method's choice.
