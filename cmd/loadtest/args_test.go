@@ -83,3 +83,35 @@ func TestParseSteps(t *testing.T) {
 		require.Error(t, err, bad)
 	}
 }
+
+func TestIdlePlans(t *testing.T) {
+	for _, tc := range []struct {
+		name              string
+		conns, spectators int
+		rooms             int
+	}{
+		{"even", 100, 8, 10},
+		{"remainder with spectators", 95, 8, 10},
+		{"remainder of two", 92, 8, 10},
+		{"remainder of one", 91, 8, 10},
+		{"players only", 7, 0, 4},
+		{"one room", 10, 8, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l := &load{cfg: config{spectators: tc.spectators}, d: newDialer([]string{"127.0.0.1:1", "127.0.0.1:2"}, nil)}
+			plans := l.idlePlans(tc.conns)
+			require.Len(t, plans, tc.rooms)
+			total := 0
+			for _, p := range plans {
+				require.GreaterOrEqual(t, p.spectators, 0)
+				for _, lv := range p.botLevel {
+					if lv == 0 {
+						total++
+					}
+				}
+				total += p.spectators
+			}
+			require.Equal(t, tc.conns, total, "every connection is planned, no more")
+		})
+	}
+}

@@ -104,6 +104,23 @@ func (l *load) humanPlans(rooms, first int) []roomPlan {
 	return plans
 }
 
+// idlePlans splits conns connections into rooms of two players and the spectators; the
+// last room takes the remainder (a single connection is a player facing a bot that never
+// gets to move, since nobody moves in the idle mode).
+func (l *load) idlePlans(conns int) []roomPlan {
+	perRoom := 2 + l.cfg.spectators
+	rooms := (conns + perRoom - 1) / perRoom
+	plans := l.humanPlans(rooms, 0)
+	last := &plans[rooms-1]
+	switch rest := conns - (rooms-1)*perRoom; {
+	case rest >= 2:
+		last.spectators = rest - 2
+	default:
+		last.spectators, last.botLevel = 0, [2]int{0, 1}
+	}
+	return plans
+}
+
 // IdleResult is what the idle mode measured.
 type IdleResult struct {
 	Connections int     `json:"connections"`
@@ -139,10 +156,8 @@ func (l *load) idle(ctx context.Context) (IdleResult, error) {
 	if err != nil {
 		return res, err
 	}
-	perRoom := 2 + l.cfg.spectators
-	rooms := (l.cfg.conns + perRoom - 1) / perRoom
-	plans := l.humanPlans(rooms, 0)
-	plans[rooms-1].spectators -= rooms*perRoom - l.cfg.conns
+	plans := l.idlePlans(l.cfg.conns)
+	rooms := len(plans)
 	// Rooms first, so that their own memory can be told apart from the sockets'.
 	ids := make([]string, rooms)
 	for i := range plans {
