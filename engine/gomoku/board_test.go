@@ -476,3 +476,25 @@ func TestFullBoardDraw(t *testing.T) {
 		t.Fatal("Winner() not over on a full board")
 	}
 }
+
+func FuzzParsePoint(f *testing.F) {
+	for _, s := range []string{"h8", "A1", "s19", "o15", "p16", "a0", "", "zz", "h 8"} {
+		f.Add(s, true)
+	}
+	f.Fuzz(func(t *testing.T, s string, big bool) {
+		size := 15
+		if big {
+			size = 19
+		}
+		p, err := ParsePoint(s, size)
+		if err != nil {
+			return
+		}
+		if !p.in(size) {
+			t.Fatalf("ParsePoint(%q) = %v, off the board", s, p)
+		}
+		if q, err := ParsePoint(p.String(), size); err != nil || q != p {
+			t.Fatalf("round trip of %q: %v %v", s, q, err)
+		}
+	})
+}

@@ -174,3 +174,22 @@ func TestMatchLadder(t *testing.T) {
 		}
 	}
 }
+
+func FuzzParseOpenings(f *testing.F) {
+	f.Add("piskvork|0|3|1|1|0,0 1,0 1,3\n")
+	f.Add("# comment\nx|1|1|1|1|-7,-7  # tag\n")
+	f.Add("a|b|c")
+	f.Fuzz(func(t *testing.T, s string) {
+		open, err := ParseOpenings(strings.NewReader(s), 15)
+		if err != nil {
+			return
+		}
+		for _, o := range open {
+			for _, m := range o.Moves {
+				if m.X < 0 || m.Y < 0 || m.X >= 15 || m.Y >= 15 {
+					t.Fatalf("%s: %v off the board", o.Name, m)
+				}
+			}
+		}
+	})
+}
