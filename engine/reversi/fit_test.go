@@ -259,7 +259,7 @@ func TestFitWeights(t *testing.T) {
 		return out
 	}
 	tr, va := byPhase(train), byPhase(valid)
-	w := weights{Version: 2, Features: featureNames, Edge: make([][]int16, numPhases)}
+	w := weights{Version: defaultVersion() + 1, Features: featureNames, Edge: make([][]int16, numPhases)}
 	w.Source = fmt.Sprintf("fitted by TestFitWeights: %d self-play games (6-16 random opening plies, then depth 6 with exact play from 12 empties; level %d when fitted), "+
 		"%d positions labelled with the final disc difference; ridge least squares per phase, edge tables by shrunken residual averaging",
 		games, fitLevel, len(train))
@@ -288,13 +288,27 @@ func TestFitWeights(t *testing.T) {
 	}
 }
 
+// defaultVersion is the version of the embedded weights.
+func defaultVersion() int {
+	w, err := parseWeights(weightsJSON)
+	if err != nil {
+		return 0
+	}
+	return w.Version
+}
+
 // TestCompareWeights plays the embedded weights against the hand-set ones
-// (testdata/weights-hand-v1.json) at two levels, each opening both ways.
+// (testdata/weights-hand-v1.json, or the file named by REVERSI_FIT_BASELINE)
+// at two levels, each opening both ways.
 func TestCompareWeights(t *testing.T) {
 	if os.Getenv("REVERSI_FIT_COMPARE") == "" {
 		t.Skip("set REVERSI_FIT_COMPARE=1 to play the weight sets against each other")
 	}
-	data, err := os.ReadFile("testdata/weights-hand-v1.json")
+	baseline := "testdata/weights-hand-v1.json"
+	if b := os.Getenv("REVERSI_FIT_BASELINE"); b != "" {
+		baseline = b
+	}
+	data, err := os.ReadFile(baseline)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -342,7 +356,7 @@ func TestCompareWeights(t *testing.T) {
 			}
 		}
 		n := wins + losses + draws
-		t.Logf("level %d, fitted vs hand-set weights: %d games, wins %d losses %d draws %d (%.1f%%), discs %+.1f per game",
+		t.Logf("level %d, embedded weights vs "+baseline+": %d games, wins %d losses %d draws %d (%.1f%%), discs %+.1f per game",
 			lv, n, wins, losses, draws, 100*(float64(wins)+float64(draws)/2)/float64(n), float64(discs)/float64(n))
 	}
 }
