@@ -56,6 +56,9 @@
 //	 12   as deep as the   22 empties              none
 //	      time allows (14 with no deadline)
 //
+// Limits.Depth overrides a level's midgame depth and Limits.EndgameEmpties
+// its exact-endgame range.
+//
 // Levels 1-3 make real mistakes: each root move's score gets a random error,
 // drawn from a stream seeded by Limits.Seed and the position, so a game is
 // reproducible. Each level beats the one below it (see docs/benchmarks.md

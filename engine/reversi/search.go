@@ -60,6 +60,10 @@ type Limits struct {
 	// Depth, if positive, overrides the level's midgame depth. A depth at
 	// least the number of empty squares asks for an exact solve.
 	Depth int
+	// EndgameEmpties, if positive, overrides the level's exact-endgame
+	// range: the position is solved exactly when it has this many empty
+	// squares or fewer.
+	EndgameEmpties int
 	// Progress, if not nil, is called after each completed iteration and
 	// after an endgame solve, on the searching goroutine: keep it cheap.
 	Progress func(Info)
@@ -140,6 +144,9 @@ func (e *Engine) Search(ctx context.Context, p Position, lim Limits) (Result, er
 		maxDepth = noDeadlineDepth
 	}
 	empties := p.Empties()
+	if lim.EndgameEmpties > 0 {
+		lv.solveEmpties = lim.EndgameEmpties
+	}
 	solveFrom := lv.solveEmpties
 	if maxDepth >= empties {
 		solveFrom = empties // asked to search to the end: solve exactly

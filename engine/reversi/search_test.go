@@ -356,3 +356,31 @@ func FuzzParseWeights(f *testing.F) {
 		_ = p.evaluate(Start().me, Start().opp)
 	})
 }
+
+func TestEndgameEmptiesOverride(t *testing.T) {
+	rng := rand.New(rand.NewSource(11))
+	p := endgamePositions(rng, 1, 10)[0]
+	if p.MustPass() {
+		t.Skip("position must pass")
+	}
+	e := NewEngine()
+	tests := []struct {
+		name  string
+		lim   Limits
+		exact bool
+	}{
+		{"level 4 solves from 8 empties: not yet", Limits{Level: 4}, false},
+		{"override to 10 empties", Limits{Level: 4, EndgameEmpties: 10}, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := e.Search(context.Background(), p, tc.lim)
+			if err != nil || r.Exact != tc.exact {
+				t.Errorf("got exact=%v %v, want %v", r.Exact, err, tc.exact)
+			}
+			if tc.exact && r.Score != minimax(p) {
+				t.Errorf("score %d, minimax %d", r.Score, minimax(p))
+			}
+		})
+	}
+}
