@@ -82,18 +82,22 @@ func TestFailover(t *testing.T) {
 		return r.state.Status == "playing" && r.state.ToMove == "white"
 	}), "every bot to move at once")
 
+	// What each game had at the kill. A bot move that A stored in the last moment is
+	// counted here or arrives with the rejoin; either way the bot move awaited below is
+	// one that only B can make.
+	marks := make([]struct{ acked, botMoves int }, len(runs))
+	snapshot := func(i int, r *roomRun) {
+		r.mu.Lock()
+		marks[i].acked, marks[i].botMoves = len(r.acked), r.botMoves
+		r.mu.Unlock()
+	}
+	for i, r := range bots {
+		snapshot(failoverHumanRooms+i, r)
+	}
 	require.NoError(t, a.cmd.Process.Signal(syscall.SIGKILL))
 	killed := time.Now()
-	type mark struct {
-		acked     int
-		botMoves  int
-		botToMove bool
-	}
-	marks := make([]mark, len(runs))
-	for i, r := range runs {
-		r.mu.Lock()
-		marks[i] = mark{len(r.acked), r.botMoves, r.plan.botLevel[max(0, seatIndex(r.state.ToMove))] > 0}
-		r.mu.Unlock()
+	for i, r := range humans {
+		snapshot(i, r)
 	}
 
 	// After the kill: every game goes on, the bot games included.
@@ -101,18 +105,13 @@ func TestFailover(t *testing.T) {
 		require.NoError(t, r.waitUntil(ctx, func(r *roomRun) bool { return len(r.acked) >= marks[i].acked+failoverMoves }),
 			"room %s after the kill", r.id)
 	}
-	botsWaiting := 0
 	for i, r := range bots {
 		i += failoverHumanRooms
-		if marks[i].botToMove {
-			botsWaiting++
-		}
 		require.NoError(t, r.waitUntil(ctx, func(r *roomRun) bool { return r.botMoves > marks[i].botMoves }),
 			"bot room %s after the kill", r.id)
 	}
-	require.Equal(t, failoverBotRooms, botsWaiting, "the bots were to move when A died")
-	t.Logf("all %d games went on %.1fs after the kill; %d bot searches were cut off on A and taken over by B",
-		len(runs), time.Since(killed).Seconds(), botsWaiting)
+	t.Logf("all %d games went on %.1fs after the kill, the %d bot games whose bot was to move on A included",
+		len(runs), time.Since(killed).Seconds(), len(bots))
 	stopPlay()
 	wg.Wait()
 

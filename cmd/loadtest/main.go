@@ -3,9 +3,9 @@
 // prints what it measured: move latency, throughput, errors, and the server's memory and
 // CPU read from its /metrics.
 //
-// It is bounded: it refuses any server address that is not loopback, refuses more than
-// 100,000 connections or runs longer than 30 minutes, and always stops by itself after
-// -duration. It spreads its sockets over several 127.0.0.x source addresses (one address
+// It is bounded: it refuses any server address that is not loopback, more than 100,000
+// connections, or a -duration over 30 minutes, and always stops by itself: each
+// measurement ends after -warmup and -duration (growth makes one per step). It spreads its sockets over several 127.0.0.x source addresses (one address
 // has about 28k ephemeral ports) and raises its own open-file limit (the server needs a
 // limit as high: start it from a shell with `ulimit -n` raised).
 //
