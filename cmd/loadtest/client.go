@@ -174,6 +174,7 @@ type peer struct {
 	spectator int // index among the room's spectators, -1 for a player
 	reconnect bool
 
+	firstNode  int          // the node it connected to first
 	node       int          // index of the node in d.addrs; the reader's own
 	lastSeq    atomic.Int64 // the last event seq seen
 	nextID     atomic.Int64
@@ -190,7 +191,8 @@ type peer struct {
 }
 
 func newPeer(d *dialer, room *roomRun, seat string, spectator, node int, reconnect bool) *peer {
-	p := &peer{d: d, room: room, seat: seat, spectator: spectator, node: node % len(d.addrs),
+	node %= len(d.addrs)
+	p := &peer{d: d, room: room, seat: seat, spectator: spectator, node: node, firstNode: node,
 		reconnect: reconnect, pending: map[int64]chan serverMsg{}, up: make(chan struct{}), done: make(chan struct{})}
 	p.curNode.Store(int64(p.node))
 	return p

@@ -118,7 +118,7 @@ func TestFailover(t *testing.T) {
 	// Every client of A is now on B, having come back by itself; B's never left.
 	for _, r := range runs {
 		for _, p := range r.peers() {
-			if p.node == 0 && p.reconnects.Load() == 0 {
+			if p.firstNode == 0 && p.reconnects.Load() == 0 {
 				t.Errorf("room %s: a client is still on the killed node", r.id)
 			}
 			require.Equal(t, int64(1), p.curNode.Load(), "room %s: every client ends on B", r.id)
