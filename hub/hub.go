@@ -167,7 +167,10 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		c.closeAfterFlush()
 	}
 	h.metrics.conns.Inc()
-	c.readPump()
+	// Return to net/http at once: until the handler returns, net/http keeps the
+	// connection's request, headers and 4 KiB read and write buffers alive (about 9 KB
+	// that the hijacked socket never uses again), and the serving goroutine's stack.
+	go c.readPump()
 }
 
 // admit counts a new connection from ip; false if ip is at its limit or the hub is

@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -107,6 +108,10 @@ func run(ctx context.Context, cfg Config, log *slog.Logger, ready chan<- string)
 	return nil
 }
 
+// defaultRedisPool is the Redis connection pool of a node unless REDIS_URL sets
+// pool_size: go-redis's default (10 per CPU) starves a busy node on a durable Redis.
+const defaultRedisPool = 128
+
 // openBackend returns the Store and Broker the configuration asks for.
 func openBackend(cfg Config, log *slog.Logger) (rooms.Store, rooms.Broker, func(), error) {
 	ttls := rooms.TTLs{Finished: cfg.FinishedTTL, Idle: cfg.IdleTTL}
@@ -124,6 +129,12 @@ func openBackend(cfg Config, log *slog.Logger) (rooms.Store, rooms.Broker, func(
 		opt.ReadTimeout = time.Second
 		opt.WriteTimeout = time.Second
 		opt.MaxRetries = 1
+		if !strings.Contains(cfg.RedisURL, "pool_size=") {
+			// Commands from many rooms at once: with appendfsync always Redis fsyncs once
+			// per event-loop turn for all the writes that arrived together, so more
+			// connections mean more moves per fsync (docs/benchmarks.md, Scale).
+			opt.PoolSize = defaultRedisPool
+		}
 		redis.SetLogger(redisLogger{log})
 		rdb := redis.NewClient(opt)
 		pingCtx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
