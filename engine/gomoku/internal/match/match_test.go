@@ -146,7 +146,8 @@ func TestMatchSeed(t *testing.T) {
 // TestMatchLadder plays each level of the strength scale against the level
 // below (GOMOKU_MATCH=ladder). GOMOKU_LEVELS limits the levels ("2-6"),
 // GOMOKU_MOVETIME caps each move (milliseconds, default 300) so the top
-// levels play under a deadline as the service runs them.
+// levels play under a deadline as the service runs them; 0 means no
+// deadline, each level searching to its own depth.
 func TestMatchLadder(t *testing.T) {
 	if os.Getenv("GOMOKU_MATCH") != "ladder" {
 		t.Skip("set GOMOKU_MATCH=ladder to run the strength ladder")
