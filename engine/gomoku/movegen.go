@@ -6,11 +6,6 @@ package gomoku
 // maxMoves bounds a move list: every point of the largest board.
 const maxMoves = MaxSize * MaxSize
 
-// forEachPoint calls f with the cell index of every on-board point.
-func (b *Board) onBoard(i int) bool {
-	return b.cells[i] != cellWall
-}
-
 // firstCell and lastCell bound the cell indices of on-board points.
 func (b *Board) firstCell() int { return b.index(Point{0, 0}) }
 func (b *Board) lastCell() int  { return b.index(Point{b.size - 1, b.size - 1}) }
