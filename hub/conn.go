@@ -29,13 +29,13 @@ type conn struct {
 	flushClose bool        // close once the queue is written (shutdown)
 	pinger     *time.Timer // sends the next ping
 
-	rooms   map[string]string // room -> seat token ("" for a spectator)
+	rooms   memberships // the rooms joined, with the seat token used in each
 	limiter *rate.Limiter
 	flooded int
 }
 
 func newConn(h *Hub, ws *websocket.Conn, ip string) *conn {
-	c := &conn{hub: h, ws: ws, ip: ip, rooms: map[string]string{},
+	c := &conn{hub: h, ws: ws, ip: ip,
 		limiter: rate.NewLimiter(rate.Limit(h.cfg.MessagesPerSecond), h.cfg.Burst)}
 	c.pinger = time.AfterFunc(pingPeriod, c.ping)
 	return c
@@ -145,9 +145,9 @@ func (c *conn) closeAfterFlush() {
 func (c *conn) readPump() {
 	defer func() {
 		c.close()
-		for room := range c.rooms {
+		for _, m := range c.rooms {
 			ctx, cancel := context.WithTimeout(context.Background(), c.hub.cfg.CommandTimeout)
-			c.hub.svc.Leave(ctx, room, c)
+			c.hub.svc.Leave(ctx, m.room, c)
 			cancel()
 		}
 		c.hub.forget(c)
@@ -244,9 +244,9 @@ func (c *conn) handle(data []byte) {
 	case "join":
 		c.join(ctx, m)
 	case "leave":
-		if _, ok := c.rooms[m.Room]; ok {
+		if _, ok := c.rooms.token(m.Room); ok {
 			c.hub.svc.Leave(ctx, m.Room, c)
-			delete(c.rooms, m.Room)
+			c.rooms.remove(m.Room)
 		}
 		c.reply(ackMsg{Type: "ack", ID: m.ID, Room: m.Room})
 	default:
@@ -255,7 +255,7 @@ func (c *conn) handle(data []byte) {
 }
 
 func (c *conn) join(ctx context.Context, m ClientMessage) {
-	if _, ok := c.rooms[m.Room]; !ok && len(c.rooms) >= maxRoomsPerConn {
+	if _, ok := c.rooms.token(m.Room); !ok && len(c.rooms) >= maxRoomsPerConn {
 		c.fail(m.ID, m.Room, rooms.CodeBadRequest, "too many rooms open in one tab")
 		return
 	}
@@ -264,7 +264,7 @@ func (c *conn) join(ctx context.Context, m ClientMessage) {
 		c.failErr(m.ID, m.Room, err)
 		return
 	}
-	c.rooms[m.Room] = m.Token
+	c.rooms.set(m.Room, m.Token)
 }
 
 // commands maps the protocol's command types to the rooms' commands.
@@ -275,7 +275,7 @@ var commands = map[string]rooms.CommandKind{
 }
 
 func (c *conn) command(ctx context.Context, m ClientMessage) {
-	token, joined := c.rooms[m.Room]
+	token, joined := c.rooms.token(m.Room)
 	if !joined {
 		c.fail(m.ID, m.Room, "not_joined", "join the room first")
 		return
@@ -292,11 +292,11 @@ func (c *conn) command(ctx context.Context, m ClientMessage) {
 	}
 	switch m.Type {
 	case "sit":
-		c.rooms[m.Room] = rep.Token
+		c.rooms.set(m.Room, rep.Token)
 		c.reply(seatedMsg{Type: "seated", ID: m.ID, Room: m.Room, Seat: string(rep.Seat), Token: rep.Token})
 		return
 	case "stand":
-		c.rooms[m.Room] = ""
+		c.rooms.set(m.Room, "")
 	}
 	c.reply(ackMsg{Type: "ack", ID: m.ID, Room: m.Room, Seq: rep.Seq})
 }

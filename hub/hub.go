@@ -108,9 +108,10 @@ func New(svc *rooms.Service, cfg Config, reg prometheus.Registerer) *Hub {
 	h := &Hub{svc: svc, cfg: cfg, log: cfg.Logger, metrics: newMetrics(reg),
 		conns: map[*conn]struct{}{}, perIP: map[string]int{}}
 	h.upgrader = websocket.Upgrader{
-		// Small buffers: most frames are well under 1 KiB and a bigger one just takes
-		// more reads. The write buffers are pooled: an idle connection holds none.
-		ReadBufferSize:  1024,
+		// Small buffers: client frames are a few dozen bytes (a move is ~60), and a
+		// bigger one just takes more reads; every idle connection keeps its read buffer.
+		// The write buffers are pooled: an idle connection holds none.
+		ReadBufferSize:  256,
 		WriteBufferSize: 1024,
 		WriteBufferPool: &sync.Pool{},
 		CheckOrigin:     h.checkOrigin,
