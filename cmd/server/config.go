@@ -3,7 +3,9 @@ package main
 import (
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
+	"os"
 	"runtime"
 	"strings"
 	"time"
@@ -45,10 +47,14 @@ func (c Config) storeName() string {
 // starve people.
 func defaultBotWorkers() int { return max(1, runtime.NumCPU()-1) }
 
+// stderr receives the flag package's usage text (tests silence it).
+var stderr io.Writer = os.Stderr
+
 // loadConfig reads flags from args, falling back to the environment through getenv.
 func loadConfig(args []string, getenv func(string) string) (Config, error) {
 	var c Config
 	fs := flag.NewFlagSet("server", flag.ContinueOnError)
+	fs.SetOutput(stderr)
 	env := func(name, def string) string {
 		if v := getenv(name); v != "" {
 			return v

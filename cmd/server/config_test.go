@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"os"
 	"testing"
 	"time"
 
@@ -11,6 +12,8 @@ import (
 )
 
 func TestLoadConfig(t *testing.T) {
+	stderr = io.Discard // the usage text for the bad flags below
+	t.Cleanup(func() { stderr = os.Stderr })
 	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
 	t.Run("defaults", func(t *testing.T) {
 		c, err := loadConfig(nil, env(nil))
