@@ -86,6 +86,7 @@ func (p *BotPool) Close() {
 
 func (p *BotPool) work() {
 	defer p.wg.Done()
+	lowerPriority()
 	engines := map[string]Searcher{}
 	for j := range p.jobs {
 		if err := j.ctx.Err(); err != nil {

@@ -284,7 +284,7 @@ func (s *Service) call(ctx context.Context, id string, fn func(r *liveRoom)) err
 		case <-r.done:
 			continue
 		case <-ctx.Done():
-			return errorf(CodeUnavailable, "gave up waiting: %v", ctx.Err())
+			return errorf(CodeBusy, "the room did not answer in time (%v); try again", ctx.Err())
 		default:
 			return errorf(CodeBusy, "the room has too many requests waiting; try again")
 		}
@@ -299,7 +299,7 @@ func (s *Service) call(ctx context.Context, id string, fn func(r *liveRoom)) err
 				continue
 			}
 		case <-ctx.Done():
-			return errorf(CodeUnavailable, "gave up waiting: %v", ctx.Err())
+			return errorf(CodeBusy, "the room did not answer in time (%v); try again", ctx.Err())
 		}
 	}
 	return errorf(CodeBusy, "the room is being reloaded; try again")

@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime"
 	"strings"
 	"syscall"
 	"time"
@@ -43,6 +44,12 @@ func main() {
 // run serves until ctx ends, then shuts down gracefully. If ready is not nil it receives
 // the listening address once the server accepts connections (for tests).
 func run(ctx context.Context, cfg Config, log *slog.Logger, ready chan<- string) error {
+	if os.Getenv("GOMAXPROCS") == "" {
+		// One P per CPU for the sockets, plus one per bot worker: bot workers run on
+		// threads of the lowest priority (rooms.BotPool), so the Go scheduler must never
+		// run out of Ps while they search, and the kernel gives people the CPUs first.
+		runtime.GOMAXPROCS(runtime.NumCPU() + cfg.BotWorkers)
+	}
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"sync"
 	"testing"
@@ -76,6 +77,28 @@ func Client(t testing.TB) *redis.Client {
 	return rdb
 }
 
+// spawns runs functions on one OS thread that lives as long as the test binary. The
+// parent-death signal of a started server (dieWithParent) fires when the thread that
+// started it ends, not the process, and Go ends threads (one whose goroutine exited while
+// locked to it, for example a bot worker's): servers must be started from a thread
+// that never ends.
+var spawns = make(chan func())
+
+func init() {
+	go func() {
+		runtime.LockOSThread() // never unlocked: this thread lives until the process exits
+		for f := range spawns {
+			f()
+		}
+	}()
+}
+
+func onSpawnThread(f func()) {
+	done := make(chan struct{})
+	spawns <- func() { f(); close(done) }
+	<-done
+}
+
 // Server is a redis-server process of a test's own, for tests that stop and restart
 // Redis.
 type Server struct {
@@ -128,7 +151,9 @@ func (s *Server) Restart() error {
 		"--save", "", "--databases", strconv.Itoa(databases), "--logfile", filepath.Join(s.dir, "redis.log")}, s.args...)
 	s.cmd = exec.Command("redis-server", args...)
 	dieWithParent(s.cmd)
-	if err := s.cmd.Start(); err != nil {
+	var err error
+	onSpawnThread(func() { err = s.cmd.Start() })
+	if err != nil {
 		return err
 	}
 	c := redis.NewClient(&redis.Options{Addr: s.Addr()})
