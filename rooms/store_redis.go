@@ -96,27 +96,32 @@ func (s *RedisStore) Create(ctx context.Context, meta Meta, events []Event, sum 
 	if err != nil {
 		return err
 	}
-	ok, err := createScript.Run(ctx, s.rdb, []string{roomKey(meta.ID), logKey(meta.ID)}, args...).Int()
+	pipe := s.rdb.Pipeline()
+	cmd := createScript.Eval(ctx, pipe, []string{roomKey(meta.ID), logKey(meta.ID)}, args...)
+	s.index(ctx, pipe, sum)
+	pipe.Exec(ctx)
+	ok, err := cmd.Int()
 	if err != nil {
 		return unavailable("create", err)
 	}
 	if ok == 0 {
 		return ErrExists
 	}
-	s.index(ctx, sum)
 	return nil
 }
 
-// index updates the lobby and bot indexes for a room; failures only delay the lobby.
-func (s *RedisStore) index(ctx context.Context, sum Summary) {
-	pipe := s.rdb.Pipeline()
+// index queues the lobby and bot index updates for a room on pipe, to go with the
+// room's own write in one round trip: with appendfsync always, Redis then fsyncs once for
+// both. If the room's write is refused (a stale append), the index has been touched for
+// nothing: the lobby may list the room a little early or the sweeper look at it once;
+// rooms that no longer exist are dropped from the index when List meets them.
+func (s *RedisStore) index(ctx context.Context, pipe redis.Pipeliner, sum Summary) {
 	pipe.ZAdd(ctx, recentKey, redis.Z{Score: float64(sum.UpdatedAt.UnixMilli()), Member: sum.ID})
 	if sum.BotToMove {
 		pipe.SAdd(ctx, botsKey, sum.ID)
 	} else {
 		pipe.SRem(ctx, botsKey, sum.ID)
 	}
-	pipe.Exec(ctx)
 }
 
 // Load implements Store.
@@ -185,7 +190,11 @@ func (s *RedisStore) Append(ctx context.Context, id string, version int64, event
 	if err != nil {
 		return err
 	}
-	n, err := appendScript.Run(ctx, s.rdb, []string{roomKey(id), logKey(id)}, args...).Int64()
+	pipe := s.rdb.Pipeline()
+	cmd := appendScript.Eval(ctx, pipe, []string{roomKey(id), logKey(id)}, args...)
+	s.index(ctx, pipe, sum)
+	pipe.Exec(ctx)
+	n, err := cmd.Int64()
 	if err != nil {
 		return unavailable("append", err)
 	}
@@ -195,7 +204,6 @@ func (s *RedisStore) Append(ctx context.Context, id string, version int64, event
 	case -2:
 		return ErrStale
 	}
-	s.index(ctx, sum)
 	return nil
 }
 

@@ -134,6 +134,19 @@ func (c *client) waitFor(what string, ok func(msg) bool) msg {
 			}
 			c.pending = append(c.pending, m)
 		case <-c.gone:
+			// The reader has stopped; what it read before is still in msgs.
+			for {
+				select {
+				case m := <-c.msgs:
+					if ok(m) {
+						return m
+					}
+					c.pending = append(c.pending, m)
+					continue
+				default:
+				}
+				break
+			}
 			c.t.Fatalf("connection closed while waiting for %s", what)
 		case <-timeout:
 			last := c.pending[max(0, len(c.pending)-3):]
