@@ -34,7 +34,7 @@ func (r *liveRoom) checkBot() {
 		r.botRetry.Stop()
 		r.botRetry = nil
 	}
-	ctx, cancel := context.WithTimeout(r.svc.ctx, redisTimeout)
+	ctx, cancel := context.WithTimeout(r.svc.ctx, backendTimeout)
 	owned, err := r.svc.broker.Claim(ctx, botLeaseKey(r.id), r.svc.cfg.Node, r.svc.cfg.BotLease)
 	cancel()
 	if err != nil || !owned {
@@ -60,7 +60,7 @@ func (r *liveRoom) retryBotLater(d time.Duration) {
 }
 
 func (r *liveRoom) releaseLease() {
-	ctx, cancel := context.WithTimeout(context.Background(), redisTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), backendTimeout)
 	defer cancel()
 	r.svc.broker.Release(ctx, botLeaseKey(r.id), r.svc.cfg.Node)
 }
@@ -104,7 +104,7 @@ func (r *liveRoom) sendThinking(side Side, p Progress) {
 	msg := mustJSON(Thinking{Type: "thinking", Room: r.id, Seat: side, Depth: p.Depth, Best: p.Best,
 		Score: p.Score, Nodes: p.Nodes, NPS: p.NPS, PV: p.PV, Exact: p.Exact})
 	r.post(func() { r.broadcast(msg) })
-	ctx, cancel := context.WithTimeout(r.svc.ctx, redisTimeout)
+	ctx, cancel := context.WithTimeout(r.svc.ctx, backendTimeout)
 	defer cancel()
 	r.svc.broker.Publish(ctx, r.id, mustJSON(brokerMsg{Node: r.svc.cfg.Node, Kind: "thinking", Thinking: msg}))
 }

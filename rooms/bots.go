@@ -2,7 +2,6 @@ package rooms
 
 import (
 	"context"
-	"log/slog"
 	"sync"
 	"time"
 )
@@ -39,7 +38,6 @@ var searcherFactories = map[string]func() Searcher{}
 // and the room tries again later: a flood of bot games slows bots down, never people.
 type BotPool struct {
 	jobs chan botJob
-	log  *slog.Logger
 	wg   sync.WaitGroup
 }
 
@@ -55,11 +53,11 @@ type botJob struct {
 }
 
 // NewBotPool starts workers goroutines with a queue of queue waiting jobs.
-func NewBotPool(workers, queue int, log *slog.Logger) *BotPool {
+func NewBotPool(workers, queue int) *BotPool {
 	if workers < 1 {
 		workers = 1
 	}
-	p := &BotPool{jobs: make(chan botJob, queue), log: log}
+	p := &BotPool{jobs: make(chan botJob, queue)}
 	p.wg.Add(workers)
 	for range workers {
 		go p.work()

@@ -72,7 +72,7 @@ func (b *RedisBroker) Subscribe(room string, deliver func([]byte)) (func(), erro
 	b.mu.Lock()
 	b.subs[ch] = deliver
 	b.mu.Unlock()
-	ctx, cancel := context.WithTimeout(context.Background(), redisTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), backendTimeout)
 	defer cancel()
 	if err := b.ps.Subscribe(ctx, ch); err != nil {
 		// go-redis remembers the channel and subscribes again when it reconnects, so
@@ -83,7 +83,7 @@ func (b *RedisBroker) Subscribe(room string, deliver func([]byte)) (func(), erro
 		b.mu.Lock()
 		delete(b.subs, ch)
 		b.mu.Unlock()
-		ctx, cancel := context.WithTimeout(context.Background(), redisTimeout)
+		ctx, cancel := context.WithTimeout(context.Background(), backendTimeout)
 		defer cancel()
 		b.ps.Unsubscribe(ctx, ch)
 	}, nil

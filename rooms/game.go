@@ -3,6 +3,7 @@ package rooms
 import (
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // Game is one game's rules as a room needs them: the current position of the room's
@@ -70,15 +71,7 @@ func Games() []GameInfo {
 	for _, k := range gameKinds {
 		out = append(out, k.info)
 	}
-	slices.SortFunc(out, func(a, b GameInfo) int {
-		switch {
-		case a.Game < b.Game:
-			return -1
-		case a.Game > b.Game:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(out, func(a, b GameInfo) int { return strings.Compare(a.Game, b.Game) })
 	return out
 }
 

@@ -91,7 +91,7 @@ func (r *liveRoom) load() {
 		return
 	}
 	r.unsub = unsub
-	ctx, cancel := context.WithTimeout(r.svc.ctx, redisTimeout)
+	ctx, cancel := context.WithTimeout(r.svc.ctx, backendTimeout)
 	defer cancel()
 	meta, events, err := r.svc.store.Load(ctx, r.id)
 	if err == nil {
@@ -116,7 +116,7 @@ func (r *liveRoom) stop() {
 	if r.botRetry != nil {
 		r.botRetry.Stop()
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), redisTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), backendTimeout)
 	defer cancel()
 	if r.bot != nil {
 		r.bot.cancel()
@@ -139,7 +139,7 @@ func (r *liveRoom) housekeep() bool {
 	if r.resync.Swap(false) {
 		r.catchUp()
 	}
-	ctx, cancel := context.WithTimeout(r.svc.ctx, redisTimeout)
+	ctx, cancel := context.WithTimeout(r.svc.ctx, backendTimeout)
 	defer cancel()
 	if len(r.subs) > 0 {
 		r.svc.broker.SetPresence(ctx, r.id, r.svc.cfg.Node, len(r.subs))
@@ -229,7 +229,7 @@ func (r *liveRoom) onEvents(events []Event) {
 
 // catchUp reads the events this node has missed from the Store.
 func (r *liveRoom) catchUp() {
-	ctx, cancel := context.WithTimeout(r.svc.ctx, redisTimeout)
+	ctx, cancel := context.WithTimeout(r.svc.ctx, backendTimeout)
 	defer cancel()
 	events, err := r.svc.store.EventsSince(ctx, r.id, r.state.Version)
 	if err != nil {
@@ -327,7 +327,7 @@ func (r *liveRoom) leave(sub Subscriber) {
 
 // presenceChanged records this node's watcher count and tells the other nodes.
 func (r *liveRoom) presenceChanged() {
-	ctx, cancel := context.WithTimeout(r.svc.ctx, redisTimeout)
+	ctx, cancel := context.WithTimeout(r.svc.ctx, backendTimeout)
 	defer cancel()
 	if err := r.svc.broker.SetPresence(ctx, r.id, r.svc.cfg.Node, len(r.subs)); err != nil {
 		r.svc.log.Warn("presence", "room", r.id, "err", err)
@@ -341,7 +341,7 @@ func (r *liveRoom) refreshViewers() {
 	if r.state == nil {
 		return
 	}
-	ctx, cancel := context.WithTimeout(r.svc.ctx, redisTimeout)
+	ctx, cancel := context.WithTimeout(r.svc.ctx, backendTimeout)
 	defer cancel()
 	counts, err := r.svc.broker.Presence(ctx, []string{r.id})
 	if err != nil || counts[r.id] == r.viewers {
@@ -397,7 +397,7 @@ func (r *liveRoom) store(ctx context.Context, events []Event) error {
 			return errorf(CodeInternal, "%v", err)
 		}
 	}
-	ctx, cancel := context.WithTimeout(ctx, redisTimeout)
+	ctx, cancel := context.WithTimeout(ctx, backendTimeout)
 	defer cancel()
 	if err := r.svc.store.Append(ctx, r.id, r.state.Version, events, next.Summary()); err != nil {
 		if errors.Is(err, ErrNotFound) {

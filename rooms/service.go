@@ -10,6 +10,10 @@ import (
 	"time"
 )
 
+// backendTimeout bounds one Store or Broker call from a room, so that a Redis outage
+// turns into an `unavailable` error within seconds instead of a hung room.
+const backendTimeout = 2 * time.Second
+
 // Subscriber is a client watching a room: the hub's connection. The room hands it whole
 // protocol messages, encoded once and shared by all watchers (never modify them).
 type Subscriber interface {
@@ -370,7 +374,7 @@ func (s *Service) sweep() {
 	t := time.NewTicker(sweepEvery)
 	defer t.Stop()
 	for {
-		ctx, cancel := context.WithTimeout(s.ctx, redisTimeout)
+		ctx, cancel := context.WithTimeout(s.ctx, backendTimeout)
 		ids, err := s.store.BotRooms(ctx)
 		cancel()
 		if err == nil {

@@ -1,8 +1,8 @@
 package rooms
 
 import (
+	"strconv"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -375,7 +375,7 @@ func FuzzRoomCommands(f *testing.F) {
 				if legal := tb.st.View(0).Legal; len(legal) > 0 && arg&0x80 == 0 {
 					cmd.Move = legal[int(arg)%len(legal)]
 				} else {
-					cmd.Move = string(rune('a'+int(arg)%n)) + itoa(1+int(arg/16)%n)
+					cmd.Move = string(rune('a'+int(arg)%n)) + strconv.Itoa(1+int(arg/16)%n)
 				}
 			}
 			before := tb.st.View(0)
@@ -387,5 +387,3 @@ func FuzzRoomCommands(f *testing.F) {
 		tb.replayed()
 	})
 }
-
-func itoa(n int) string { return time.Duration(n).String()[:len(time.Duration(n).String())-2] }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"time"
 
 	"github.com/redis/go-redis/v9"
 )
@@ -263,7 +262,3 @@ func (s *RedisStore) Ping(ctx context.Context) error {
 
 // Close implements Store. The client belongs to the caller, who closes it.
 func (s *RedisStore) Close() error { return nil }
-
-// redisTimeout bounds one Redis round trip from the room path so that an outage turns
-// into an `unavailable` error quickly instead of a hung room.
-const redisTimeout = 2 * time.Second

@@ -152,7 +152,7 @@ func TestProfileServer(t *testing.T) {
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	bots := rooms.NewBotPool(1, 1024, log)
+	bots := rooms.NewBotPool(1, 1024)
 	defer bots.Close()
 	svc := rooms.NewService(rooms.NewMemoryStore(rooms.DefaultTTLs), rooms.NewMemoryBroker(), bots, rooms.Config{
 		Node: "profile", BotMoveTime: 5 * time.Second, BotLease: 15 * time.Second, Logger: log, Metrics: rooms.NewMetrics(reg),

@@ -59,7 +59,7 @@ func run(ctx context.Context, cfg Config, log *slog.Logger, ready chan<- string)
 	}
 	defer closeBackend()
 
-	bots := rooms.NewBotPool(cfg.BotWorkers, cfg.BotQueue, log)
+	bots := rooms.NewBotPool(cfg.BotWorkers, cfg.BotQueue)
 	svc := rooms.NewService(store, broker, bots, rooms.Config{
 		Node: cfg.Node, BotMoveTime: cfg.BotMoveTime, BotPace: cfg.BotPace, BotLease: cfg.BotLease,
 		Logger: log, Metrics: rooms.NewMetrics(reg),
