@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"math/rand"
 	"os"
 	"strings"
 	"testing"
@@ -163,5 +164,28 @@ func TestFFOFilesLegal(t *testing.T) {
 				t.Errorf("#%d: best move %s is illegal", fp.id, m)
 			}
 		}
+	}
+}
+
+// BenchmarkSolve solves 100 random positions at 12 and at 14 empties with
+// the whole window: the bottom of the solver, where most endgame time goes,
+// measured on many small trees rather than one big one.
+func BenchmarkSolve(b *testing.B) {
+	for _, empties := range []int{12, 14} {
+		pos := endgamePositions(rand.New(rand.NewSource(int64(empties))), 100, empties)
+		b.Run(fmt.Sprintf("empties=%d", empties), func(b *testing.B) {
+			e := NewEngineSize(1 << 20) // small: it is cleared for every position
+			var nodes uint64
+			for i := 0; i < b.N; i++ {
+				for _, p := range pos {
+					e.Clear()
+					e.nodes = 0
+					e.solve(p.me, p.opp, -65, 65, empties)
+					nodes += e.nodes
+				}
+			}
+			b.ReportMetric(float64(nodes)/float64(b.N)/float64(len(pos)), "nodes/pos")
+			b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+		})
 	}
 }

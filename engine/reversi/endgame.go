@@ -36,6 +36,9 @@ const (
 	// opponent, in evalScale units: one and a half discs (fewest replies
 	// first matters more than small evaluation differences).
 	orderMobilityWeight = 150
+	// midHintEmpties: from here up a node without a solver entry takes the
+	// midgame table's best move as its first move.
+	midHintEmpties = 12
 )
 
 // shallowSearch is a plain alpha-beta over the evaluation, without tables
@@ -105,10 +108,39 @@ func oddRegions(empty uint64) uint64 {
 
 // solveRoot solves the root exactly, trying the moves in the order of root
 // (the midgame iterations put their best first). It returns the best move
-// and its exact score, and reorders root with the best first.
-func (e *Engine) solveRoot(me, opp uint64, root []rootMove) (int, int) {
+// and its exact score, and reorders root with the best first. guess is the
+// midgame estimate in discs: the solve starts with a narrow window around it
+// (aspiration), which proves most of the tree with cheap null-window
+// searches, and widens the window on the side where the result fell.
+func (e *Engine) solveRoot(me, opp uint64, root []rootMove, guess int) (int, int) {
+	guess = min(max(guess, -64), 64) &^ 1 // final scores are even: empties go to the winner
+	alpha, beta := max(guess-aspirationWindow, -65), min(guess+aspirationWindow, 65)
+	for {
+		bestMove, best := e.solveRootWindow(me, opp, root, alpha, beta)
+		switch {
+		case e.aborted:
+			return bestMove, best
+		case best <= alpha && alpha > -65:
+			beta = best + 1
+			alpha = max(best-2*aspirationWindow, -65)
+		case best >= beta && beta < 65:
+			alpha = best - 1
+			beta = min(best+2*aspirationWindow, 65)
+		default:
+			return bestMove, best
+		}
+	}
+}
+
+// aspirationWindow is the half-width in discs of the root's first window:
+// the midgame estimate is usually within a few discs of the truth.
+const aspirationWindow = 3
+
+// solveRootWindow searches the root moves with the window (alpha, beta),
+// fail-soft, and moves the best to the front of root.
+func (e *Engine) solveRootWindow(me, opp uint64, root []rootMove, alpha, beta int) (int, int) {
 	empties := 64 - popcount(me|opp)
-	alpha, beta := -64, 64
+	alpha0 := alpha
 	best, bestMove := -65, root[0].sq
 	for i := range root {
 		sq := root[i].sq
@@ -119,7 +151,7 @@ func (e *Engine) solveRoot(me, opp uint64, root []rootMove) (int, int) {
 			v = -e.solve(cme, copp, -beta, -alpha, empties-1)
 		} else {
 			v = -e.solve(cme, copp, -alpha-1, -alpha, empties-1)
-			if v > alpha && !e.aborted {
+			if v > alpha && v < beta && !e.aborted {
 				v = -e.solve(cme, copp, -beta, -alpha, empties-1)
 			}
 		}
@@ -130,13 +162,19 @@ func (e *Engine) solveRoot(me, opp uint64, root []rootMove) (int, int) {
 			best, bestMove = v, sq
 			if v > alpha {
 				alpha = v
+				if v >= beta {
+					break
+				}
 			}
 		}
 	}
-	e.end.store(me, opp, empties, -65, 65, best, bestMove)
+	e.end.store(me, opp, empties, alpha0, beta, best, bestMove)
 	for i := range root {
 		if root[i].sq == bestMove {
-			root[0], root[i] = root[i], root[0]
+			r := root[i]
+			copy(root[1:i+1], root[:i])
+			root[0] = r
+			break
 		}
 	}
 	return bestMove, best
@@ -186,6 +224,14 @@ func (e *Engine) solve(me, opp uint64, alpha, beta, empties int) int {
 				beta = hi
 			}
 			hashMove = int(ent.move)
+		}
+		if hashMove < 0 && empties >= midHintEmpties {
+			// No solver entry yet: the midgame iterations before the
+			// solve may have searched this position; their best move is
+			// a good first guess.
+			if ent, ok := e.mid.probe(me, opp); ok {
+				hashMove = int(ent.move)
+			}
 		}
 	}
 
@@ -274,8 +320,20 @@ func (e *Engine) solve(me, opp uint64, alpha, beta, empties int) int {
 // directly (odd regions first) instead of generating and sorting moves.
 func (e *Engine) solveSmall(me, opp uint64, alpha, beta, empties int) int {
 	empty := ^(me | opp)
-	if empties == 1 {
+	switch empties {
+	case 1:
 		return e.last1(me, opp, bits.TrailingZeros64(empty))
+	case 2:
+		x1 := bits.TrailingZeros64(empty)
+		return e.solve2(me, opp, alpha, beta, x1, bits.TrailingZeros64(empty&(empty-1)))
+	case 3:
+		x1 := bits.TrailingZeros64(empty)
+		empty &= empty - 1
+		x2 := bits.TrailingZeros64(empty)
+		return e.solve3(me, opp, alpha, beta, x1, x2, bits.TrailingZeros64(empty&(empty-1)))
+	case 4:
+		x1, x2, x3, x4 := parityOrder(empty)
+		return e.solve4(me, opp, alpha, beta, x1, x2, x3, x4)
 	}
 	e.nodes++
 	odd := oddRegions(empty)
@@ -310,23 +368,4 @@ func (e *Engine) solveSmall(me, opp uint64, alpha, beta, empties int) int {
 		return -e.solveSmall(opp, me, -beta, -alpha, empties)
 	}
 	return best
-}
-
-// last1 returns the exact score with one empty square, sq: the side to move
-// plays it if it can, else the opponent does, else it goes to the winner.
-func (e *Engine) last1(me, opp uint64, sq int) int {
-	e.nodes++
-	mine := popcount(me)
-	if n := popcount(flips(me, opp, sq)); n > 0 {
-		return 2*(mine+n+1) - 64
-	}
-	if n := popcount(flips(opp, me, sq)); n > 0 {
-		return 2*(mine-n) - 64
-	}
-	// Nobody can play: 63 discs on the board, the empty goes to the winner.
-	d := 2*mine - 63
-	if d > 0 {
-		return d + 1
-	}
-	return d - 1
 }

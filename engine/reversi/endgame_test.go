@@ -1,0 +1,55 @@
+package reversi
+
+import (
+	"math/bits"
+	"math/rand"
+	"testing"
+)
+
+// TestCountLastFlips checks the line-table flip count against flips() on
+// full boards with one empty square, for every square.
+func TestCountLastFlips(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	for i := 0; i < 20000; i++ {
+		sq := rng.Intn(64)
+		me := rng.Uint64() &^ (1 << uint(sq))
+		opp := ^me &^ (1 << uint(sq))
+		for _, side := range [2][2]uint64{{me, opp}, {opp, me}} {
+			want := popcount(flips(side[0], side[1], sq))
+			if got := countLastFlips(side[0], sq); got != want {
+				t.Fatalf("countLastFlips(%#x, %s) = %d, want %d", side[0], Square(sq), got, want)
+			}
+		}
+	}
+}
+
+// TestSolveRootAspiration checks that the root solve finds the exact score
+// and a move that reaches it whatever the midgame guess it starts from:
+// right, a little off, far off, or out of range.
+func TestSolveRootAspiration(t *testing.T) {
+	rng := rand.New(rand.NewSource(11))
+	e := NewEngineSize(1 << 20)
+	for _, p := range endgamePositions(rng, 12, 12) {
+		if p.MustPass() {
+			continue
+		}
+		want := e.solve(p.me, p.opp, -65, 65, 12)
+		for _, guess := range []int{want, want - 2, want + 4, -64, 64, 0, 33, -1000, 1000} {
+			var root []rootMove
+			for m := legalMoves(p.me, p.opp); m != 0; m &= m - 1 {
+				root = append(root, rootMove{sq: bits.TrailingZeros64(m)})
+			}
+			e.Clear() // no exact results left in the table from earlier solves
+			best, score := e.solveRoot(p.me, p.opp, root, guess)
+			if score != want {
+				t.Fatalf("guess %d: solveRoot score %d, want %d\n%s", guess, score, want, p.Diagram())
+			}
+			if got := -e.solve(p.opp&^flips(p.me, p.opp, best), p.me|flips(p.me, p.opp, best)|1<<uint(best), -65, 65, 11); got != want {
+				t.Fatalf("guess %d: best move %s scores %d, want %d", guess, Square(best), got, want)
+			}
+			if root[0].sq != best {
+				t.Fatalf("guess %d: root not reordered: first %s, best %s", guess, Square(root[0].sq), Square(best))
+			}
+		}
+	}
+}
