@@ -52,8 +52,7 @@
 //	  8         8          16 empties              none
 //	  9        10          18 empties              none
 //	 10        12          20 empties              none
-//	 11        14          20 empties              none
-//	 12   as deep as the   22 empties              none
+//	 11   as deep as the   22 empties              none
 //	      time allows (14 with no deadline)
 //
 // Limits.Depth overrides a level's midgame depth and Limits.EndgameEmpties

@@ -68,10 +68,15 @@ func TestMatchLadder(t *testing.T) {
 		b := EnginePlayer{Engine: reversi.NewEngine(), Limits: reversi.Limits{Level: lv - 1, Seed: 1}}
 		ctxFor := func() (context.Context, context.CancelFunc) { return context.WithCancel(context.Background()) }
 		if lv == reversi.MaxLevel {
-			// The top level is bounded by time, as the service runs it.
+			// The top level is bounded by time, as the service runs it
+			// (5 s per move by default; REVERSI_MATCH_MOVETIME overrides).
 			a.Engine, a.Limits = reversi.NewEngine(), reversi.Limits{Level: lv}
+			moveTime := 5 * time.Second
+			if d, err := time.ParseDuration(os.Getenv("REVERSI_MATCH_MOVETIME")); err == nil && d > 0 {
+				moveTime = d
+			}
 			ctxFor = func() (context.Context, context.CancelFunc) {
-				return context.WithTimeout(context.Background(), time.Second)
+				return context.WithTimeout(context.Background(), moveTime)
 			}
 		}
 		st, err := Play(context.Background(), timed{a, ctxFor}, b, ops, nil)
