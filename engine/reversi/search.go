@@ -411,8 +411,10 @@ func (e *Engine) pvs(me, opp uint64, alpha, beta, depth int) int {
 			key = hashMoveKey
 		case depth >= evalOrderDepth:
 			key = -e.params.evaluate(cme, copp)
-		default:
+		case depth >= 2:
 			key = orderKey(cme, copp, sq)
+		default:
+			key = squareKey[sq]
 		}
 		l.sq[l.n], l.key[l.n], l.me[l.n], l.opp[l.n] = int8(sq), int32(key), cme, copp
 		l.n++
@@ -471,6 +473,20 @@ func orderKey(cme, copp uint64, sq int) int {
 		k += 64
 	}
 	return k
+}
+
+// squareKey ranks a move by its square alone, for ordering one ply above
+// the leaves, where the children's evaluation will compute their mobility
+// anyway: corners first, then edges and the centre, X- and C-squares last.
+var squareKey = [64]int{
+	64, -8, 16, 8, 8, 16, -8, 64,
+	-8, -32, 0, 0, 0, 0, -32, -8,
+	16, 0, 4, 2, 2, 4, 0, 16,
+	8, 0, 2, 0, 0, 2, 0, 8,
+	8, 0, 2, 0, 0, 2, 0, 8,
+	16, 0, 4, 2, 2, 4, 0, 16,
+	-8, -32, 0, 0, 0, 0, -32, -8,
+	64, -8, 16, 8, 8, 16, -8, 64,
 }
 
 func floorDiv(a, b int) int {
