@@ -70,6 +70,52 @@ func BenchmarkMove(b *testing.B) {
 	}
 }
 
+// undecidedPositions are early middle-game positions (freestyle, 15x15,
+// from match games, nine to eleven stones) where the search proves no
+// result by depth 10, so time to depth measures real search, not the
+// length of a forced win. TestUndecidedPositions checks the first part of
+// that claim (no proof by depth 6) in the normal suite; the benchmark
+// fails if one is proven by depth 10.
+var undecidedPositions = []string{
+	"h8g9i6g10g8f9h9h10i10",
+}
+
+// BenchmarkDepth searches each undecided position to depth 10 with the
+// full engine and a fresh engine (empty tables), and reports the time at
+// which iterative deepening completed depth 6, 8 and 10, as Search's own
+// Progress reports it, and the nodes per second over the whole search.
+func BenchmarkDepth(b *testing.B) {
+	for k, rec := range undecidedPositions {
+		b.Run(fmt.Sprintf("pos%d", k), func(b *testing.B) {
+			board := mustBoard(b, rec)
+			var at [11]float64
+			var nodes uint64
+			var secs float64
+			for i := 0; i < b.N; i++ {
+				e := gomoku.NewEngine()
+				r, err := e.Search(context.Background(), board, gomoku.Limits{Depth: 10, Progress: func(in gomoku.Info) {
+					if in.Depth <= 10 {
+						at[in.Depth] += in.Elapsed.Seconds()
+					}
+				}})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if r.Depth != 10 || r.Score >= gomoku.WinThreshold || r.Score <= -gomoku.WinThreshold {
+					b.Fatalf("%s: depth %d score %d: not an undecided position", rec, r.Depth, r.Score)
+				}
+				nodes += r.Nodes
+				secs += r.Elapsed.Seconds()
+			}
+			for _, d := range []int{6, 8, 10} {
+				b.ReportMetric(at[d]*1000/float64(b.N), fmt.Sprintf("ms-to-d%d", d))
+			}
+			b.ReportMetric(float64(nodes)/secs, "nodes/s")
+			b.ReportMetric(float64(nodes)/float64(b.N), "nodes/search")
+		})
+	}
+}
+
 // BenchmarkSeed001Move is the baseline: seed article 001's depth-4 search
 // on the same positions, for the ratio in docs/benchmarks.md.
 func BenchmarkSeed001Move(b *testing.B) {

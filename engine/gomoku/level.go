@@ -2,25 +2,31 @@ package gomoku
 
 // MaxLevel is the strongest level of the strength scale. Level 1 is a
 // beginner that makes real mistakes; MaxLevel is the full engine, limited
-// only by the caller's deadline.
-const MaxLevel = 10
+// only by the caller's deadline. The levels below it are limited by depth
+// or by a node budget, never by the clock, so each is the same player on
+// a fast or a loaded machine. There are seven: docs/benchmarks.md shows
+// the ladder; ten levels of which the upper ones differed only by depth
+// played the same moves under the service's deadline.
+const MaxLevel = 7
 
 // options are the knobs a level sets.
 type options struct {
-	depth         int  // iterative deepening stops after this depth
-	widthBase     int  // moves searched at a node: widthBase + 2*depth
-	noise         int  // pick randomly among root moves within this score of the best
-	noiseWidth    int  // ... among at most this many
-	leafVCF       int  // VCF node budget at each leaf (0: off)
-	rootVCF       int  // VCF node budget at the root (0: off)
-	rootVCT       int  // VCT node budget at the root (0: off)
-	vctDepth      int  // VCT depth in attacker moves
-	lmr           bool // late move reductions
-	fourExtension bool // a four and its forced block cost no depth
-	screenMoves   int  // root moves screened for an opponent threat win
-	screenVCF     int  // VCF node budget per screened move (0: off)
-	screenVCT     int  // VCT node budget per screened move (0: off)
-	screenDepth   int  // VCT depth of the screen, in attacker moves
+	depth         int    // iterative deepening stops after this depth
+	widthBase     int    // moves searched at a node: widthBase + 2*depth
+	noise         int    // pick randomly among root moves within this score of the best
+	noiseWidth    int    // ... among at most this many
+	leafVCF       int    // VCF node budget at each leaf (0: off)
+	rootVCF       int    // VCF node budget at the root (0: off)
+	rootVCT       int    // VCT node budget at the root (0: off)
+	vctDepth      int    // VCT depth in attacker moves
+	lmr           bool   // late move reductions
+	fourExtension bool   // a four and its forced block cost no depth
+	screenMoves   int    // root moves screened for an opponent threat win
+	screenVCF     int    // VCF node budget per screened move (0: off)
+	screenVCT     int    // VCT node budget per screened move (0: off)
+	screenDepth   int    // VCT depth of the screen, in attacker moves
+	quiesce       int    // open-three answers searched below the leaves (0: off)
+	nodes         uint64 // node budget of the main search (0: none, the depth and the clock decide)
 }
 
 // width is the number of moves searched at a node with depth plies left:
@@ -37,22 +43,28 @@ const fullDepthWithoutDeadline = 12
 
 // levelOptions returns the options of a level (0 means MaxLevel).
 //
-//	level  depth  randomness     threat search
-//	1      1      wide (300)     none
-//	2      2      150            none
-//	3      3      60             VCF at the root
-//	4      3      none           VCF at the root and near the leaves
-//	5      4      none           + screen of the opponent's VCF/VCT
-//	6      5      none           + VCT at the root
-//	7      6      none           + VCT, wider screen
-//	8      8      none           + VCT
-//	9      10     none           + VCT
-//	10     time   none           + VCT (deeper, bigger budgets)
+//	level  limit               randomness  threat search
+//	1      depth 1             wide (300)  none
+//	2      depth 2             150         none
+//	3      depth 3             60          VCF at the root
+//	4      depth 3             none        VCF at the root and near the leaves
+//	5      depth 4             none        + VCT at the root, screen of the opponent's VCF/VCT
+//	6      150,000 nodes       none        + deeper VCT
+//	7      the caller's clock  none        + VCT (deeper, bigger budgets)
+//
+// From level 4 a four and its block cost no depth; from level 5 the open
+// threes below the leaves are resolved (quiesce). The node budget of
+// level 6 counts the main search; its threat searches have budgets of
+// their own, small beside it. Level 5 is "the depth-4 bot" of the match
+// against seed article 001.
 func levelOptions(level int) options {
 	if level == 0 {
 		level = MaxLevel
 	}
 	o := options{widthBase: 8, noiseWidth: 1, lmr: true, fourExtension: level >= 4}
+	if level >= 5 {
+		o.quiesce = 2
+	}
 	switch level {
 	case 1:
 		o.depth, o.noise, o.noiseWidth, o.widthBase = 1, 300, 6, 6
@@ -63,20 +75,12 @@ func levelOptions(level int) options {
 	case 4:
 		o.depth, o.rootVCF, o.leafVCF = 3, 5000, 30
 	case 5:
-		o.depth, o.rootVCF, o.leafVCF = 4, 20000, 60
+		o.depth, o.rootVCF, o.leafVCF, o.widthBase = 4, 20000, 60, 12
 		o.screenMoves, o.screenVCF, o.screenVCT, o.screenDepth = 12, 2000, 2000, 4
 	case 6:
-		o.depth, o.rootVCF, o.leafVCF, o.rootVCT, o.vctDepth = 5, 50000, 60, 20000, 4
-		o.screenMoves, o.screenVCF, o.screenVCT, o.screenDepth = 12, 2000, 2000, 4
-	case 7:
-		o.depth, o.rootVCF, o.leafVCF, o.rootVCT, o.vctDepth = 6, 100000, 60, 50000, 6
+		o.depth, o.nodes = MaxDepth, 150_000
+		o.rootVCF, o.leafVCF, o.rootVCT, o.vctDepth = 50000, 60, 50000, 8
 		o.screenMoves, o.screenVCF, o.screenVCT, o.screenDepth = 16, 3000, 3000, 4
-	case 8:
-		o.depth, o.rootVCF, o.leafVCF, o.rootVCT, o.vctDepth = 8, 200000, 60, 100000, 6
-		o.screenMoves, o.screenVCF, o.screenVCT, o.screenDepth = 16, 4000, 4000, 4
-	case 9:
-		o.depth, o.rootVCF, o.leafVCF, o.rootVCT, o.vctDepth = 10, 300000, 60, 200000, 8
-		o.screenMoves, o.screenVCF, o.screenVCT, o.screenDepth = 20, 5000, 5000, 6
 	default:
 		o.depth, o.rootVCF, o.leafVCF, o.rootVCT, o.vctDepth = MaxDepth, 500000, 60, 400000, 10
 		o.screenMoves, o.screenVCF, o.screenVCT, o.screenDepth = 20, 5000, 10000, 6

@@ -53,6 +53,7 @@ type Engine struct {
 	threatUntil time.Time
 	threatOut   bool
 	nodes       uint64
+	nodeLimit   uint64 // the level's node budget for this search (0: none)
 	vcfBudget   int
 	pv          [maxPly][maxPly]int16
 	pvLen       [maxPly]int
@@ -131,6 +132,7 @@ func (e *Engine) Search(ctx context.Context, b *Board, lim Limits) (Result, erro
 	e.done = ctx.Done()
 	e.stopped = false
 	e.nodes = 0
+	e.nodeLimit = 0
 	e.history = [2][maxCells]int32{}
 	e.killers = [maxPly][2]int16{}
 
@@ -185,6 +187,11 @@ func (e *Engine) Search(ctx context.Context, b *Board, lim Limits) (Result, erro
 	e.screenRoot(pos)
 	e.threatUntil, e.threatOut = time.Time{}, false
 	deadline, hasDeadline := dl, hasDL
+	if e.opt.nodes > 0 {
+		// The budget counts the main search; the threat searches
+		// before it have budgets of their own.
+		e.nodeLimit = e.nodes + e.opt.nodes
+	}
 	for depth := 1; depth <= e.opt.depth; depth++ {
 		iterStart := time.Now()
 		score := e.searchRoot(pos, depth)
@@ -197,6 +204,11 @@ func (e *Engine) Search(ctx context.Context, b *Board, lim Limits) (Result, erro
 			lim.Progress(best)
 		}
 		if score >= WinThreshold || score <= -WinThreshold || len(e.rootMoves) == 1 {
+			break
+		}
+		if e.nodeLimit > 0 && e.nodes > e.nodeLimit-e.opt.nodes/2 {
+			// The next iteration would not finish within the node
+			// budget (it costs two to four times this one).
 			break
 		}
 		if hasDeadline {
@@ -221,11 +233,15 @@ func (e *Engine) clear() {
 	e.threat.clear()
 }
 
-// checkStop polls the context every 256 nodes: cheap enough not to show
+// checkStop ends the search when the level's node budget is spent, and
+// polls the context every 256 nodes: cheap enough not to show
 // in profiles (a non-blocking receive), frequent enough (about a
 // millisecond even on a machine that gives the search a tenth of a core)
 // for deadlines.
 func (e *Engine) checkStop() {
+	if e.nodeLimit > 0 && e.nodes >= e.nodeLimit {
+		e.stopped = true
+	}
 	if e.nodes&255 != 0 {
 		return
 	}
@@ -436,6 +452,13 @@ const (
 	evalOppOpenThree   = 200
 	evalOppFourThree   = 800
 	evalOppThree2      = 400
+	// evalTempo is the move in hand. Without it the pattern totals favour
+	// the side that just moved (its stone is on the board, the mover's is
+	// not yet), and scores swung by about 1,000 between odd and even
+	// depths; 500 a side takes the swing out, so lines that end at
+	// different parities (the quiescence search adds one ply) compare
+	// fairly.
+	evalTempo = 500
 )
 
 // eval is the static evaluation from the side to move's view: the
@@ -445,7 +468,7 @@ const (
 func (e *Engine) eval(b *Board) int {
 	me := b.ToMove()
 	opp := me.Other()
-	s := int(b.total[me]) - int(b.total[opp])
+	s := int(b.total[me]) - int(b.total[opp]) + evalTempo
 	cm, co := &b.classCount[me], &b.classCount[opp]
 	renjuBlack := b.rule == Renju && me == Black
 	if co[tFour]+co[tFourThree]+co[tFlex4] == 0 {
@@ -636,7 +659,8 @@ func (e *Engine) setPV(ply, move int) {
 }
 
 // leaf evaluates a node at depth 0: a short VCF search for the side to
-// move (a win the static evaluation cannot see), else the static score.
+// move (a win the static evaluation cannot see), then the quiescence
+// search of open threes.
 func (e *Engine) leaf(b *Board, alpha, beta, ply int) int {
 	if e.opt.leafVCF > 0 && b.hasFourMove(b.ToMove()) {
 		e.vcfBudget = e.opt.leafVCF
@@ -644,7 +668,78 @@ func (e *Engine) leaf(b *Board, alpha, beta, ply int) int {
 			return WinScore - ply - 5 // at least a four, its block and a five
 		}
 	}
-	return e.eval(b)
+	return e.quiesce(b, alpha, beta, ply, e.opt.quiesce)
+}
+
+// quiesce resolves open threes below the leaves. A position where the
+// opponent has an open three is not quiet: the side to move must block
+// it (or lose to the open four), so its own shapes there are worth a
+// tempo less than the static evaluation says. With q levels left and no
+// four of its own to play, the side to move tries every block (a point
+// where the three's owner would make a four) and takes the best; the
+// blocks themselves are searched the same way, so a second three made in
+// reply is answered too. A four to block is followed at no cost; an open
+// three of the side to move, with no four against it, wins.
+func (e *Engine) quiesce(b *Board, alpha, beta, ply, q int) int {
+	if b.won {
+		return -(WinScore - ply)
+	}
+	me := b.ToMove()
+	opp := me.Other()
+	if b.classCount[me][tFive] > 0 {
+		return WinScore - ply - 1
+	}
+	if q <= 0 || ply >= maxPly-2 || b.stones == b.size*b.size {
+		return e.eval(b)
+	}
+	if b.classCount[opp][tFive] > 0 {
+		var buf [8]int
+		cells := b.fiveCells(opp, buf[:0])
+		if len(cells) >= 2 || !b.legalFor(me, cells[0]) {
+			return -(WinScore - ply - 2)
+		}
+		b.play(cells[0])
+		e.nodes++
+		score := -e.quiesce(b, -beta, -alpha, ply+1, q)
+		b.undo()
+		return score
+	}
+	if b.hasFourMove(me) {
+		if b.classCount[me][tFlex4] > 0 && !b.hasFourMove(opp) {
+			return WinScore - ply - 3
+		}
+		return e.eval(b)
+	}
+	if b.classCount[opp][tFlex4] == 0 {
+		return e.eval(b)
+	}
+	// The opponent threatens an open four: only blocks can save the game.
+	var buf [maxMoves]scored
+	moves := buf[:0]
+	for i, last := b.firstCell(), b.lastCell(); i <= last; i++ {
+		if b.cells[i] != cellEmpty || b.near[i] == 0 || b.maxPattern(opp, i) < pB4 || !b.legalFor(me, i) {
+			continue
+		}
+		moves = append(moves, scored{i, b.value[me][i] + b.value[opp][i]})
+	}
+	if len(moves) == 0 {
+		return -(WinScore - ply - 4)
+	}
+	sortScored(moves)
+	best := -WinScore - 1
+	for _, m := range moves {
+		b.play(m.move)
+		e.nodes++
+		score := -e.quiesce(b, -beta, -max(alpha, best), ply+1, q-1)
+		b.undo()
+		if score > best {
+			best = score
+			if best >= beta {
+				break
+			}
+		}
+	}
+	return best
 }
 
 // Transposition table.

@@ -293,3 +293,112 @@ func TestRenjuEngineLegal(t *testing.T) {
 		}
 	}
 }
+
+func TestThreeDefences(t *testing.T) {
+	tests := []struct {
+		name   string
+		record string // the attacker's last stone makes the three
+		want   []string
+	}{
+		{"open three", "d8a1e8a3f8", []string{"b8", "c8", "g8", "h8"}},
+		{"split three", "d8a1e8a3g8", []string{"c8", "f8", "h8"}},
+		{"diagonal", "d4a9e5a11f6", []string{"b2", "c3", "g7", "h8"}},
+		// White's own fours (a1 b1 c1 and d1 or e1) are defences too.
+		{"with a counter-four", "d8a1e8b1h12c1f8", []string{"b8", "c8", "g8", "h8", "d1", "e1"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			b := boardFrom(t, Freestyle, tc.record)
+			var buf [maxMoves]scored
+			got := map[string]bool{}
+			for _, m := range NewEngine().threeDefences(b, buf[:0]) {
+				got[b.point(m.move).String()] = true
+			}
+			if len(got) != len(tc.want) {
+				t.Fatalf("defences %v, want %v\n%v", got, tc.want, b)
+			}
+			for _, w := range tc.want {
+				if !got[w] {
+					t.Fatalf("defences %v, want %v\n%v", got, tc.want, b)
+				}
+			}
+		})
+	}
+}
+
+func TestQuiesce(t *testing.T) {
+	const inf = WinScore + 1
+	tests := []struct {
+		name         string
+		black, white string
+		toMove       Color
+		check        func(t *testing.T, e *Engine, b *Board, q int)
+	}{
+		{"quiet: the static score", "h8 c3", "i9 l12", Black, func(t *testing.T, e *Engine, b *Board, q int) {
+			if ev := e.eval(b); q != ev {
+				t.Fatalf("quiesce %d, eval %d", q, ev)
+			}
+		}},
+		{"my open three wins", "f8 g8 h8", "c3 l12 c12", Black, func(t *testing.T, e *Engine, b *Board, q int) {
+			if q < WinThreshold {
+				t.Fatalf("quiesce %d, want a win", q)
+			}
+		}},
+		{"their open three: the best block", "c4 l12 c12", "e8 f8 g8", Black, func(t *testing.T, e *Engine, b *Board, q int) {
+			// With one level, each block is scored statically.
+			best := -inf
+			for i := b.firstCell(); i <= b.lastCell(); i++ {
+				if b.cells[i] != cellEmpty || b.near[i] == 0 || b.maxPattern(White, i) < pB4 {
+					continue
+				}
+				b.play(i)
+				best = max(best, -e.eval(b))
+				b.undo()
+			}
+			if q != best {
+				t.Fatalf("quiesce %d, best block %d, static %d", q, best, e.eval(b))
+			}
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			b := setupTurn(t, 15, Freestyle, tc.black, tc.white, tc.toMove)
+			e := NewEngine()
+			before := snapshot(b)
+			q := e.quiesce(b, -inf, inf, 0, 1)
+			if snapshot(b) != before {
+				t.Fatal("quiesce changed the board")
+			}
+			tc.check(t, e, b, q)
+		})
+	}
+}
+
+// TestLevelBudgets: the levels limited by nodes are reproducible (the
+// same move, depth and node count from a fresh engine, whatever the
+// clock) and stay within their budgets, and each reaches deeper than the
+// one below.
+func TestLevelBudgets(t *testing.T) {
+	b := boardFrom(t, Freestyle, "h8i9g11i10i8j8h9h10g10f11g9")
+	prevDepth := 0
+	for level := 5; level < MaxLevel; level++ {
+		r1, err := NewEngine().Search(context.Background(), b, Limits{Level: level})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r2, _ := NewEngine().Search(context.Background(), b, Limits{Level: level})
+		if r1.Best != r2.Best || r1.Nodes != r2.Nodes || r1.Depth != r2.Depth {
+			t.Fatalf("level %d: %v/%d nodes/depth %d, then %v/%d/%d", level, r1.Best, r1.Nodes, r1.Depth, r2.Best, r2.Nodes, r2.Depth)
+		}
+		o := levelOptions(level)
+		threat := uint64(o.rootVCF + o.rootVCT + o.screenMoves*(o.screenVCF+o.screenVCT))
+		if o.nodes > 0 && r1.Nodes > o.nodes+threat {
+			t.Fatalf("level %d: %d nodes, budget %d + threat searches %d", level, r1.Nodes, o.nodes, threat)
+		}
+		if r1.Depth <= prevDepth {
+			t.Fatalf("level %d reached depth %d, level %d depth %d", level, r1.Depth, level-1, prevDepth)
+		}
+		t.Logf("level %d: depth %d, %d nodes, %v", level, r1.Depth, r1.Nodes, r1.Best)
+		prevDepth = r1.Depth
+	}
+}

@@ -287,19 +287,7 @@ func (e *Engine) vctDefend(b *Board, ply, rem int) bool {
 		return false // no threat: the defender has a free move
 	}
 	var buf [maxMoves]scored
-	defences := buf[:0]
-	for i, last := b.firstCell(), b.lastCell(); i <= last; i++ {
-		if b.cells[i] != cellEmpty || b.near[i] == 0 {
-			continue
-		}
-		if b.maxPattern(att, i) < pB4 && !isFourClass(b.threat[def][i]) {
-			continue
-		}
-		if !b.legalFor(def, i) {
-			continue
-		}
-		defences = append(defences, scored{i, b.value[att][i] + b.value[def][i]})
-	}
+	defences := e.threeDefences(b, buf[:0])
 	sortScored(defences)
 	for _, d := range defences {
 		b.play(d.move)
@@ -311,6 +299,77 @@ func (e *Engine) vctDefend(b *Board, ply, rem int) bool {
 		}
 	}
 	return true
+}
+
+// threeDefences appends the defences of the side to move against the
+// attacker's open three: the attacker's "cost squares" (the points where it
+// would make a four on the line of a three its last stone made; a stone
+// anywhere else leaves that three free to become an open four) and the
+// defender's own fours. If the last stone made no open three (the three
+// stood before it), every point where the attacker would make a four on
+// any line is a candidate instead: a superset, so never an unsound cut.
+func (e *Engine) threeDefences(b *Board, out []scored) []scored {
+	def := b.ToMove()
+	att := def.Other()
+	start := len(out)
+	last := -1
+	if n := len(b.history); n > 0 {
+		last = b.history[n-1]
+	}
+	var lines [4]bool
+	onLine := false
+	if last >= 0 && b.cells[last] == uint8(att)+1 {
+		for d := range b.dirs {
+			if pattern(b.pats[att][d][last]&patternMask) == pF3 {
+				lines[d], onLine = true, true
+			}
+		}
+	}
+	if onLine {
+		for d, off := range b.dirs {
+			if !lines[d] {
+				continue
+			}
+			for k := -4; k <= 4; k++ {
+				j := last + k*off
+				if k == 0 || b.cells[j] != cellEmpty || pattern(b.pats[att][d][j]&patternMask) < pB4 || !b.legalFor(def, j) {
+					continue
+				}
+				out = append(out, scored{j, b.value[att][j] + b.value[def][j]})
+			}
+		}
+		// The defender's own fours, where not already listed.
+		listed := out[start:]
+		for i, lastCell := b.firstCell(), b.lastCell(); i <= lastCell; i++ {
+			if b.cells[i] != cellEmpty || !isFourClass(b.threat[def][i]) || !b.legalFor(def, i) {
+				continue
+			}
+			dup := false
+			for _, m := range listed {
+				if m.move == i {
+					dup = true
+					break
+				}
+			}
+			if !dup {
+				out = append(out, scored{i, b.value[att][i] + b.value[def][i]})
+			}
+		}
+		return out
+	}
+	for i, lastCell := b.firstCell(), b.lastCell(); i <= lastCell; i++ {
+		if b.cells[i] != cellEmpty || b.near[i] == 0 {
+			continue
+		}
+		if b.maxPattern(att, i) < pB4 && !isFourClass(b.threat[def][i]) {
+			continue
+		}
+		if !b.legalFor(def, i) {
+			continue
+		}
+		out = append(out, scored{i, b.value[att][i] + b.value[def][i]})
+	}
+	return out
 }
 
 // rootThreats answers the positions that need no main search: a five to

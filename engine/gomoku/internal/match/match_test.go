@@ -102,6 +102,32 @@ func TestMatchShort(t *testing.T) {
 	}
 }
 
+// selectOpenings applies GOMOKU_FROM and GOMOKU_TO (a slice of the
+// list, so that a long run can be split across jobs) and GOMOKU_OPENINGS
+// (a comma-separated list of opening names such as "piskvork/2").
+func selectOpenings(t *testing.T, open []Opening) []Opening {
+	t.Helper()
+	open = open[min(envInt("GOMOKU_FROM", 0), len(open)):min(envInt("GOMOKU_TO", len(open)), len(open))]
+	names := os.Getenv("GOMOKU_OPENINGS")
+	if names == "" {
+		return open
+	}
+	var out []Opening
+	for _, name := range strings.Split(names, ",") {
+		found := false
+		for _, o := range open {
+			if o.Name == strings.TrimSpace(name) {
+				out = append(out, o)
+				found = true
+			}
+		}
+		if !found {
+			t.Fatalf("GOMOKU_OPENINGS: no opening %q", name)
+		}
+	}
+	return out
+}
+
 // envInt reads an integer setting for the long match runs.
 func envInt(name string, def int) int {
 	if v, err := strconv.Atoi(os.Getenv(name)); err == nil {
@@ -115,13 +141,14 @@ func envInt(name string, def int) int {
 // figures): our depth-4 engine against seed 001's depth-4 search from
 // every 15x15 opening, both colours. GOMOKU_FROM and GOMOKU_TO select a
 // slice of the openings so that a run fits the machine's job limit;
-// GOMOKU_RULE picks the rule (default freestyle), GOMOKU_DEPTH our depth.
+// GOMOKU_RULE picks the rule (default freestyle), GOMOKU_LEVEL and
+// GOMOKU_DEPTH our level (5) and depth (4; 0 is the level's own), and
+// GOMOKU_MOVETIME a time per move in milliseconds (default none).
 func TestMatchSeed(t *testing.T) {
 	if os.Getenv("GOMOKU_MATCH") != "seed" {
 		t.Skip("set GOMOKU_MATCH=seed to run the full match")
 	}
-	open := loadOpenings(t, 15)
-	open = open[envInt("GOMOKU_FROM", 0):min(envInt("GOMOKU_TO", len(open)), len(open))]
+	open := selectOpenings(t, loadOpenings(t, 15))
 	rule := gomoku.Freestyle
 	if v := os.Getenv("GOMOKU_RULE"); v != "" {
 		var err error
@@ -130,7 +157,7 @@ func TestMatchSeed(t *testing.T) {
 		}
 	}
 	res, err := Run(context.Background(), Config{
-		A: &Engine{Level: 5, Depth: envInt("GOMOKU_DEPTH", 4)}, B: Seed001{Depth: 4},
+		A: &Engine{Level: envInt("GOMOKU_LEVEL", 5), Depth: envInt("GOMOKU_DEPTH", 4), MoveTime: time.Duration(envInt("GOMOKU_MOVETIME", 0)) * time.Millisecond}, B: Seed001{Depth: 4},
 		Size: 15, Rule: rule, Openings: open,
 		Log: func(s string) { t.Log(s) },
 	})
@@ -144,32 +171,53 @@ func TestMatchSeed(t *testing.T) {
 }
 
 // TestMatchLadder plays each level of the strength scale against the level
-// below (GOMOKU_MATCH=ladder). GOMOKU_LEVELS limits the levels ("2-6"),
-// GOMOKU_MOVETIME caps each move (milliseconds, default 300) so the top
-// levels play under a deadline as the service runs them; 0 means no
-// deadline, each level searching to its own depth.
+// below (GOMOKU_MATCH=ladder). GOMOKU_LEVELS limits the steps ("2-6": level
+// 2 against 1 up to 6 against 5); GOMOKU_RULE picks the rule (default
+// renju, see docs/benchmarks.md for why); GOMOKU_FROM, GOMOKU_TO and
+// GOMOKU_OPENINGS select openings as for TestMatchSeed. The levels below
+// MaxLevel are limited by depth or nodes, not by the clock, so they play
+// without a deadline (reproducibly); MaxLevel, which the service limits
+// by its deadline, gets GOMOKU_MOVETIME milliseconds per move (default
+// 1000, a fifth of the service's five seconds).
 func TestMatchLadder(t *testing.T) {
 	if os.Getenv("GOMOKU_MATCH") != "ladder" {
 		t.Skip("set GOMOKU_MATCH=ladder to run the strength ladder")
 	}
-	open := loadOpenings(t, 15)
-	open = open[envInt("GOMOKU_FROM", 0):min(envInt("GOMOKU_TO", len(open)), len(open))]
+	open := selectOpenings(t, loadOpenings(t, 15))
 	lo, hi := 2, gomoku.MaxLevel
 	if v := os.Getenv("GOMOKU_LEVELS"); v != "" {
 		a, b, _ := strings.Cut(v, "-")
-		lo, _ = strconv.Atoi(a)
-		hi, _ = strconv.Atoi(b)
+		var err1, err2 error
+		lo, err1 = strconv.Atoi(a)
+		hi, err2 = strconv.Atoi(b)
+		if err1 != nil || err2 != nil || lo < 2 || hi > gomoku.MaxLevel || lo > hi {
+			t.Fatalf("GOMOKU_LEVELS=%q: want \"lo-hi\" within 2-%d", v, gomoku.MaxLevel)
+		}
 	}
-	mt := time.Duration(envInt("GOMOKU_MOVETIME", 300)) * time.Millisecond
+	rule := gomoku.Renju
+	if v := os.Getenv("GOMOKU_RULE"); v != "" {
+		var err error
+		if rule, err = gomoku.ParseRule(v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	player := func(level int) *Engine {
+		p := &Engine{Level: level, Label: "level" + strconv.Itoa(level)}
+		if level == gomoku.MaxLevel {
+			p.MoveTime = time.Duration(envInt("GOMOKU_MOVETIME", 1000)) * time.Millisecond
+		}
+		return p
+	}
 	for lvl := lo; lvl <= hi; lvl++ {
 		res, err := Run(context.Background(), Config{
-			A: &Engine{Level: lvl, MoveTime: mt, Label: "level" + strconv.Itoa(lvl)}, B: &Engine{Level: lvl - 1, MoveTime: mt, Label: "level" + strconv.Itoa(lvl-1)},
-			Size: 15, Rule: gomoku.Freestyle, Openings: open,
+			A: player(lvl), B: player(lvl - 1),
+			Size: 15, Rule: rule, Openings: open,
+			Log: func(s string) { t.Log(s) },
 		})
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Log(res)
+		t.Log(rule, res)
 		if s, m := res.Score(); s-m <= 0.5 {
 			t.Errorf("%v: level %d does not clearly beat level %d", res, lvl, lvl-1)
 		}
