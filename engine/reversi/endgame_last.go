@@ -2,7 +2,7 @@ package reversi
 
 import "math/bits"
 
-// The last four empties. Nine nodes in ten of an exact solve lie here, so
+// The last four empties. Most nodes of an exact solve lie here, so
 // this code avoids everything the general solver does per node: no move
 // generation, no sorting, no table. The empty squares are found once, at
 // four empties, put in parity order (a square alone in its quadrant first),
@@ -159,9 +159,10 @@ func (e *Engine) last1(me, opp uint64, sq int) int {
 // nothing, as they must.
 var lastFlipCount [8][256]uint8
 
-// lineKind is how countLastFlips gathers one line through a square into a
-// byte: the mask of the line's squares, and the multiplier that collects
-// them (an 8-bit shift for ranks). pos is the square's bit in that byte.
+// lastLine is how countLastFlips gathers one line through a square into a
+// byte: the mask of the line's squares, the shift that first brings a file
+// down to file a (zero for diagonals), and the multiplier that collects the
+// squares into the top byte. pos is the square's bit in that byte.
 type lastLine struct {
 	mask, mul uint64
 	shift     uint
