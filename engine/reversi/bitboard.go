@@ -278,25 +278,48 @@ func init() {
 // anti-diagonal), the squares whose line of that kind is completely filled.
 func fullLines(occupied uint64) [4]uint64 {
 	var full [4]uint64
-	// Ranks: a byte of all ones.
-	for r := uint(0); r < 64; r += 8 {
-		if (occupied>>r)&0xFF == 0xFF {
-			full[0] |= 0xFF << r
-		}
-	}
+	// Ranks: a square is on a full rank when its byte is all ones.
+	h := occupied & (occupied >> 1)
+	h &= h >> 2
+	h &= h >> 4
+	full[0] = (h & 0x0101010101010101) * 0xFF
 	// Files: AND the eight ranks together; bit c is set if file c is full.
 	v := occupied & (occupied >> 32)
 	v &= v >> 16
 	v &= v >> 8
 	full[1] = (v & 0xFF) * 0x0101010101010101
-	for k := 2; k < 4; k++ {
-		for _, m := range lineMasks[k] {
-			if occupied&m == m {
-				full[k] |= m
-			}
-		}
-	}
+	// Diagonals: a square's diagonal is full when the squares from it to
+	// the board's edge are occupied in both directions along it.
+	full[2] = fullUp(occupied, 9, notFileH) & fullDown(occupied, 9, notFileA)
+	full[3] = fullUp(occupied, 7, notFileA) & fullDown(occupied, 7, notFileH)
 	return full
+}
+
+// fullUp returns the squares from which every square n, 2n, 3n, ... bit
+// positions higher (n is 7 or 9: one rank up and one file across), up to
+// the edge of the board, is occupied, the square itself included. inFile
+// holds the squares whose neighbour that way is on the board file-wise (the
+// rank edge is where the shift runs off the board). It doubles the span
+// checked three times: 2, 4 and 8 squares.
+func fullUp(occupied uint64, n uint, inFile uint64) uint64 {
+	on := (^uint64(0) >> n) & inFile // the neighbour n higher exists
+	t := occupied & ((occupied >> n) | ^on)
+	on2 := on & (on >> n)
+	t &= (t >> (2 * n)) | ^on2
+	on4 := on2 & (on2 >> (2 * n))
+	t &= (t >> (4 * n)) | ^on4
+	return t
+}
+
+// fullDown is fullUp towards lower bit positions.
+func fullDown(occupied uint64, n uint, inFile uint64) uint64 {
+	on := (^uint64(0) << n) & inFile // the neighbour n lower exists
+	t := occupied & ((occupied << n) | ^on)
+	on2 := on & (on << n)
+	t &= (t << (2 * n)) | ^on2
+	on4 := on2 & (on2 << (2 * n))
+	t &= (t << (4 * n)) | ^on4
+	return t
 }
 
 // flipVertical mirrors a bitboard top to bottom (rank 1 <-> rank 8).

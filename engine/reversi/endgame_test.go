@@ -55,3 +55,35 @@ func TestSolveRoot(t *testing.T) {
 		}
 	}
 }
+
+// fullLinesSlow is the obvious fullLines: test every line's mask.
+func fullLinesSlow(occupied uint64) [4]uint64 {
+	var full [4]uint64
+	for k := range lineMasks {
+		for _, m := range lineMasks[k] {
+			if occupied&m == m {
+				full[k] |= m
+			}
+		}
+	}
+	return full
+}
+
+// TestFullLines checks the shift-based full-line finder against the obvious
+// one on random boards of every density, and on the full and empty boards.
+func TestFullLines(t *testing.T) {
+	rng := rand.New(rand.NewSource(5))
+	boards := []uint64{0, ^uint64(0)}
+	for i := 0; i < 20000; i++ {
+		b := ^uint64(0)
+		for k := rng.Intn(12); k > 0; k-- {
+			b &^= 1 << uint(rng.Intn(64))
+		}
+		boards = append(boards, b, rng.Uint64(), rng.Uint64()|rng.Uint64())
+	}
+	for _, b := range boards {
+		if got, want := fullLines(b), fullLinesSlow(b); got != want {
+			t.Fatalf("fullLines(%#x) = %x, want %x", b, got, want)
+		}
+	}
+}
