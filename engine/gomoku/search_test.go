@@ -402,3 +402,24 @@ func TestLevelBudgets(t *testing.T) {
 		prevDepth = r1.Depth
 	}
 }
+
+// TestRenjuLostStillLegal: white has a four whose only block, h8, is a
+// double three for black. Black is lost, and must still get a legal move.
+func TestRenjuLostStillLegal(t *testing.T) {
+	b := setupTurn(t, 15, Renju, "f8 g8 h6 h7 c3 a15", "d4 e5 f6 g7 o1 o15", Black)
+	if err := b.IsLegal(Point{7, 7}); err == nil {
+		t.Fatalf("h8 should be forbidden\n%v", b)
+	}
+	for level := 1; level <= MaxLevel; level++ {
+		r, err := NewEngine().Search(context.Background(), b, Limits{Level: level, Depth: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := b.IsLegal(r.Best); err != nil {
+			t.Fatalf("level %d: %v: %v", level, r.Best, err)
+		}
+		if r.Score > -WinThreshold {
+			t.Fatalf("level %d: score %d, want a proven loss", level, r.Score)
+		}
+	}
+}

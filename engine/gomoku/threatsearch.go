@@ -384,12 +384,21 @@ func (e *Engine) rootThreats(b *Board, info func(int, int, int, []int16) Info) (
 	if cells := b.fiveCells(opp, fb[:0]); len(cells) > 0 {
 		c := cells[0]
 		if !b.legalFor(me, c) || len(cells) > 1 {
-			// Lost whatever we do; block one (a legal one if any).
+			// Lost whatever we do; block one (a legal one if any, else
+			// any legal move: renju may forbid black every block).
+			c = -1
 			for _, x := range cells {
 				if b.legalFor(me, x) {
 					c = x
 					break
 				}
+			}
+			if c < 0 {
+				moves := e.genRootMoves(b)
+				if len(moves) == 0 {
+					return Info{}, false // Search reports that no move is legal
+				}
+				c = int(moves[0].move)
 			}
 			return info(1, c, -(WinScore - 2), []int16{int16(c)}), true
 		}
