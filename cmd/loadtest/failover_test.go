@@ -21,7 +21,7 @@ const (
 	failoverBotRooms   = 4
 	// failoverBotLevel is Reversi's strongest: its searches run to the nodes'
 	// -bot-move-time cap, so a bot is thinking most of the time and A dies mid-search.
-	failoverBotLevel = 12
+	failoverBotLevel = 10
 	// failoverPace is the time between one room's moves: 230 moves a second over both
 	// nodes, enough to have moves in flight at the kill without loading the machine.
 	failoverPace = 200 * time.Millisecond

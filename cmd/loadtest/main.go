@@ -112,7 +112,7 @@ func parseArgs(args []string, stderr io.Writer) (config, error) {
 	fs.DurationVar(&c.duration, "duration", 20*time.Second, "how long each measurement runs (idle: how long connections are held)")
 	fs.DurationVar(&c.warmup, "warmup", 3*time.Second, "play before measuring, not counted")
 	fs.IntVar(&c.botRooms, "bot-rooms", 16, "bots: bot-vs-bot rooms to add")
-	fs.IntVar(&c.botLevel, "bot-level", 10, "bots: level of the bots (Reversi 1..11; deep enough that searches queue up)")
+	fs.IntVar(&c.botLevel, "bot-level", 10, "bots: level of the bots (Reversi 1..10; 10 is the full engine, which thinks until -bot-move-time)")
 	steps := fs.String("steps", "1,2,4,8", "growth: multiples of -rooms")
 	reconnect := fs.String("reconnect", "auto", "reconnect to the next node when a socket drops: true, false, auto (true with several nodes)")
 	fs.BoolVar(&c.jsonOut, "json", false, "print the results as JSON")

@@ -555,7 +555,7 @@ func TestUndoCancelsBotSearch(t *testing.T) {
 	cfg.BotWorkers = 1
 	cfg.BotMoveTime = 10 * time.Minute // the full engine would think that long
 	addr := startServer(t, cfg)
-	room := createRoom(t, addr, `{"game":"reversi","white":{"kind":"bot","level":11}}`)
+	room := createRoom(t, addr, `{"game":"reversi","white":{"kind":"bot","level":10}}`)
 	ann := dial(t, addr)
 	ann.seat(room, "black", "Ann")
 	ann.ok(msg{"type": "move", "room": room, "move": "f5"})

@@ -51,14 +51,13 @@
 //	  7         7          14 empties              none
 //	  8         8          16 empties              none
 //	  9        10          18 empties              none
-//	 10        12          20 empties              none
-//	 11   as deep as the   22 empties              none
+//	 10   as deep as the   22 empties              none
 //	      time allows (14 with no deadline)
 //
 // Limits.Depth overrides a level's midgame depth and Limits.EndgameEmpties
 // its exact-endgame range. The upper levels are slow without a time limit:
-// on one core of the benchmark machine a midgame move takes about 0.2-0.4 s
-// at depth 10, 4 s at depth 12 and 20 s at depth 14, and an exact solve from
+// on one core of the benchmark machine a midgame move takes about 0.13 s
+// at depth 10, 1.3 s at depth 12 and 10-20 s at depth 14, and an exact solve from
 // 22-26 empties seconds to minutes. Give the context a deadline: the search
 // then plays the best move of its last completed iteration.
 //
