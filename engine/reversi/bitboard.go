@@ -22,72 +22,67 @@ const (
 func legalMoves(me, opp uint64) uint64 {
 	empty := ^(me | opp)
 	oh := opp & innerFiles
+	// Each block finds, in one direction, the runs of opponent discs that
+	// start next to one of my discs: one step, then the pairs of opponent
+	// discs (pre) let each further step cover two squares, so runs of up
+	// to six (the longest possible) take four steps instead of six. The
+	// square after a run is a move if it is empty.
 	var moves uint64
 
-	// Each block propagates runs of opponent discs from my discs in one
-	// direction; six steps cover the longest possible run.
 	t := oh & (me << 1)
 	t |= oh & (t << 1)
-	t |= oh & (t << 1)
-	t |= oh & (t << 1)
-	t |= oh & (t << 1)
-	t |= oh & (t << 1)
+	pre := oh & (oh << 1)
+	t |= pre & (t << 2)
+	t |= pre & (t << 2)
 	moves |= t << 1
 
 	t = oh & (me >> 1)
 	t |= oh & (t >> 1)
-	t |= oh & (t >> 1)
-	t |= oh & (t >> 1)
-	t |= oh & (t >> 1)
-	t |= oh & (t >> 1)
+	pre >>= 1
+	t |= pre & (t >> 2)
+	t |= pre & (t >> 2)
 	moves |= t >> 1
 
 	t = opp & (me << 8)
 	t |= opp & (t << 8)
-	t |= opp & (t << 8)
-	t |= opp & (t << 8)
-	t |= opp & (t << 8)
-	t |= opp & (t << 8)
+	pre = opp & (opp << 8)
+	t |= pre & (t << 16)
+	t |= pre & (t << 16)
 	moves |= t << 8
 
 	t = opp & (me >> 8)
 	t |= opp & (t >> 8)
-	t |= opp & (t >> 8)
-	t |= opp & (t >> 8)
-	t |= opp & (t >> 8)
-	t |= opp & (t >> 8)
+	pre >>= 8
+	t |= pre & (t >> 16)
+	t |= pre & (t >> 16)
 	moves |= t >> 8
 
 	t = oh & (me << 7)
 	t |= oh & (t << 7)
-	t |= oh & (t << 7)
-	t |= oh & (t << 7)
-	t |= oh & (t << 7)
-	t |= oh & (t << 7)
+	pre = oh & (oh << 7)
+	t |= pre & (t << 14)
+	t |= pre & (t << 14)
 	moves |= t << 7
 
 	t = oh & (me >> 7)
 	t |= oh & (t >> 7)
-	t |= oh & (t >> 7)
-	t |= oh & (t >> 7)
-	t |= oh & (t >> 7)
-	t |= oh & (t >> 7)
+	pre >>= 7
+	t |= pre & (t >> 14)
+	t |= pre & (t >> 14)
 	moves |= t >> 7
 
 	t = oh & (me << 9)
 	t |= oh & (t << 9)
-	t |= oh & (t << 9)
-	t |= oh & (t << 9)
-	t |= oh & (t << 9)
-	t |= oh & (t << 9)
+	pre = oh & (oh << 9)
+	t |= pre & (t << 18)
+	t |= pre & (t << 18)
 	moves |= t << 9
 
 	t = oh & (me >> 9)
 	t |= oh & (t >> 9)
-	t |= oh & (t >> 9)
-	t |= oh & (t >> 9)
-	t |= oh & (t >> 9)
-	t |= oh & (t >> 9)
+	pre >>= 9
+	t |= pre & (t >> 18)
+	t |= pre & (t >> 18)
 	moves |= t >> 9
 
 	return moves & empty
