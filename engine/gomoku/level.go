@@ -2,31 +2,31 @@ package gomoku
 
 // MaxLevel is the strongest level of the strength scale. Level 1 is a
 // beginner that makes real mistakes; MaxLevel is the full engine, limited
-// only by the caller's deadline. The levels below it are limited by depth
-// or by a node budget, never by the clock, so each is the same player on
-// a fast or a loaded machine. There are seven: docs/benchmarks.md shows
-// the ladder; ten levels of which the upper ones differed only by depth
-// played the same moves under the service's deadline.
-const MaxLevel = 7
+// only by the caller's deadline. The levels below it are limited by depth,
+// never by the clock, so each is the same player on a fast or a loaded
+// machine. There are six: docs/benchmarks.md shows each beating the one
+// below. The ten levels of earlier versions differed above level 5 only by
+// depth limits that the service's deadline cut to the same depth, so they
+// played the same moves.
+const MaxLevel = 6
 
 // options are the knobs a level sets.
 type options struct {
-	depth         int    // iterative deepening stops after this depth
-	widthBase     int    // moves searched at a node: widthBase + 2*depth
-	noise         int    // pick randomly among root moves within this score of the best
-	noiseWidth    int    // ... among at most this many
-	leafVCF       int    // VCF node budget at each leaf (0: off)
-	rootVCF       int    // VCF node budget at the root (0: off)
-	rootVCT       int    // VCT node budget at the root (0: off)
-	vctDepth      int    // VCT depth in attacker moves
-	lmr           bool   // late move reductions
-	fourExtension bool   // a four and its forced block cost no depth
-	screenMoves   int    // root moves screened for an opponent threat win
-	screenVCF     int    // VCF node budget per screened move (0: off)
-	screenVCT     int    // VCT node budget per screened move (0: off)
-	screenDepth   int    // VCT depth of the screen, in attacker moves
-	quiesce       int    // open-three answers searched below the leaves (0: off)
-	nodes         uint64 // node budget of the main search (0: none, the depth and the clock decide)
+	depth         int  // iterative deepening stops after this depth
+	widthBase     int  // moves searched at a node: widthBase + 2*depth
+	noise         int  // pick randomly among root moves within this score of the best
+	noiseWidth    int  // ... among at most this many
+	leafVCF       int  // VCF node budget at each leaf (0: off)
+	rootVCF       int  // VCF node budget at the root (0: off)
+	rootVCT       int  // VCT node budget at the root (0: off)
+	vctDepth      int  // VCT depth in attacker moves
+	lmr           bool // late move reductions
+	fourExtension bool // a four and its forced block cost no depth
+	screenMoves   int  // root moves screened for an opponent threat win
+	screenVCF     int  // VCF node budget per screened move (0: off)
+	screenVCT     int  // VCT node budget per screened move (0: off)
+	screenDepth   int  // VCT depth of the screen, in attacker moves
+	quiesce       int  // open-three answers searched below the leaves (0: off)
 }
 
 // width is the number of moves searched at a node with depth plies left:
@@ -48,15 +48,12 @@ const fullDepthWithoutDeadline = 12
 //	2      depth 2             150         none
 //	3      depth 3             60          VCF at the root
 //	4      depth 3             none        VCF at the root and near the leaves
-//	5      depth 4             none        + VCT at the root, screen of the opponent's VCF/VCT
-//	6      150,000 nodes       none        + deeper VCT
-//	7      the caller's clock  none        + VCT (deeper, bigger budgets)
+//	5      depth 4             none        + screen of the opponent's VCF/VCT
+//	6      the caller's clock  none        + VCT at the root, wider screen
 //
 // From level 4 a four and its block cost no depth; from level 5 the open
-// threes below the leaves are resolved (quiesce). The node budget of
-// level 6 counts the main search; its threat searches have budgets of
-// their own, small beside it. Level 5 is "the depth-4 bot" of the match
-// against seed article 001.
+// threes below the leaves are resolved (quiesce). Level 5 is "the depth-4
+// bot" of the match against seed article 001.
 func levelOptions(level int) options {
 	if level == 0 {
 		level = MaxLevel
@@ -77,10 +74,6 @@ func levelOptions(level int) options {
 	case 5:
 		o.depth, o.rootVCF, o.leafVCF, o.widthBase = 4, 20000, 60, 12
 		o.screenMoves, o.screenVCF, o.screenVCT, o.screenDepth = 12, 2000, 2000, 4
-	case 6:
-		o.depth, o.nodes = MaxDepth, 150_000
-		o.rootVCF, o.leafVCF, o.rootVCT, o.vctDepth = 50000, 60, 50000, 8
-		o.screenMoves, o.screenVCF, o.screenVCT, o.screenDepth = 16, 3000, 3000, 4
 	default:
 		o.depth, o.rootVCF, o.leafVCF, o.rootVCT, o.vctDepth = MaxDepth, 500000, 60, 400000, 10
 		o.screenMoves, o.screenVCF, o.screenVCT, o.screenDepth = 20, 5000, 10000, 6

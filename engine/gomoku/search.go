@@ -53,7 +53,6 @@ type Engine struct {
 	threatUntil time.Time
 	threatOut   bool
 	nodes       uint64
-	nodeLimit   uint64 // the level's node budget for this search (0: none)
 	vcfBudget   int
 	pv          [maxPly][maxPly]int16
 	pvLen       [maxPly]int
@@ -132,7 +131,6 @@ func (e *Engine) Search(ctx context.Context, b *Board, lim Limits) (Result, erro
 	e.done = ctx.Done()
 	e.stopped = false
 	e.nodes = 0
-	e.nodeLimit = 0
 	e.history = [2][maxCells]int32{}
 	e.killers = [maxPly][2]int16{}
 
@@ -187,11 +185,6 @@ func (e *Engine) Search(ctx context.Context, b *Board, lim Limits) (Result, erro
 	e.screenRoot(pos)
 	e.threatUntil, e.threatOut = time.Time{}, false
 	deadline, hasDeadline := dl, hasDL
-	if e.opt.nodes > 0 {
-		// The budget counts the main search; the threat searches
-		// before it have budgets of their own.
-		e.nodeLimit = e.nodes + e.opt.nodes
-	}
 	for depth := 1; depth <= e.opt.depth; depth++ {
 		iterStart := time.Now()
 		score := e.searchRoot(pos, depth)
@@ -204,11 +197,6 @@ func (e *Engine) Search(ctx context.Context, b *Board, lim Limits) (Result, erro
 			lim.Progress(best)
 		}
 		if score >= WinThreshold || score <= -WinThreshold || len(e.rootMoves) == 1 {
-			break
-		}
-		if e.nodeLimit > 0 && e.nodes > e.nodeLimit-e.opt.nodes/2 {
-			// The next iteration would not finish within the node
-			// budget (it costs two to four times this one).
 			break
 		}
 		if hasDeadline {
@@ -233,15 +221,11 @@ func (e *Engine) clear() {
 	e.threat.clear()
 }
 
-// checkStop ends the search when the level's node budget is spent, and
-// polls the context every 256 nodes: cheap enough not to show
+// checkStop polls the context every 256 nodes: cheap enough not to show
 // in profiles (a non-blocking receive), frequent enough (about a
 // millisecond even on a machine that gives the search a tenth of a core)
 // for deadlines.
 func (e *Engine) checkStop() {
-	if e.nodeLimit > 0 && e.nodes >= e.nodeLimit {
-		e.stopped = true
-	}
 	if e.nodes&255 != 0 {
 		return
 	}

@@ -175,7 +175,7 @@ func TestMatchSeed(t *testing.T) {
 // 2 against 1 up to 6 against 5); GOMOKU_RULE picks the rule (default
 // renju, see docs/benchmarks.md for why); GOMOKU_FROM, GOMOKU_TO and
 // GOMOKU_OPENINGS select openings as for TestMatchSeed. The levels below
-// MaxLevel are limited by depth or nodes, not by the clock, so they play
+// MaxLevel are limited by depth, not by the clock, so they play
 // without a deadline (reproducibly); MaxLevel, which the service limits
 // by its deadline, gets GOMOKU_MOVETIME milliseconds per move (default
 // 1000, a fifth of the service's five seconds).
