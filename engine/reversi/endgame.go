@@ -108,12 +108,33 @@ func oddRegions(empty uint64) uint64 {
 
 // solveRoot solves the root exactly, trying the moves in the order of root
 // (the midgame iterations put their best first). It returns the best move
-// and its exact score, and moves the best to the front of root. (A narrow
-// aspiration window around the midgame score was tried: on FFO #41-#48 it
-// saved no nodes, since the first move's search costs the same either way.)
-func (e *Engine) solveRoot(me, opp uint64, root []rootMove) (int, int) {
-	return e.solveRootWindow(me, opp, root, -65, 65)
+// and its exact score, and reorders root with the best first. guess is the
+// midgame estimate in discs: the solve starts with a narrow window around it
+// (aspiration), which proves most of the tree with cheap null-window
+// searches, and widens the window on the side where the result fell.
+func (e *Engine) solveRoot(me, opp uint64, root []rootMove, guess int) (int, int) {
+	guess = min(max(guess, -64), 64) &^ 1 // final scores are even: empties go to the winner
+	alpha, beta := max(guess-aspirationWindow, -65), min(guess+aspirationWindow, 65)
+	for {
+		bestMove, best := e.solveRootWindow(me, opp, root, alpha, beta)
+		switch {
+		case e.aborted:
+			return bestMove, best
+		case best <= alpha && alpha > -65:
+			beta = best + 1
+			alpha = max(best-2*aspirationWindow, -65)
+		case best >= beta && beta < 65:
+			alpha = best - 1
+			beta = min(best+2*aspirationWindow, 65)
+		default:
+			return bestMove, best
+		}
+	}
 }
+
+// aspirationWindow is the half-width in discs of the root's first window:
+// the midgame estimate is usually within a few discs of the truth.
+const aspirationWindow = 3
 
 // solveRootWindow searches the root moves with the window (alpha, beta),
 // fail-soft, and moves the best to the front of root.

@@ -23,10 +23,10 @@ func TestCountLastFlips(t *testing.T) {
 	}
 }
 
-// TestSolveRoot checks that the root solve finds the exact score, a move that
-// reaches it, and puts that move first, whatever order the root moves come
-// in.
-func TestSolveRoot(t *testing.T) {
+// TestSolveRootAspiration checks that the root solve finds the exact score
+// and a move that reaches it whatever the midgame guess it starts from:
+// right, a little off, far off, or out of range.
+func TestSolveRootAspiration(t *testing.T) {
 	rng := rand.New(rand.NewSource(11))
 	e := NewEngineSize(1 << 20)
 	for _, p := range endgamePositions(rng, 12, 12) {
@@ -34,23 +34,21 @@ func TestSolveRoot(t *testing.T) {
 			continue
 		}
 		want := e.solve(p.me, p.opp, -65, 65, 12)
-		var root []rootMove
-		for m := legalMoves(p.me, p.opp); m != 0; m &= m - 1 {
-			root = append(root, rootMove{sq: bits.TrailingZeros64(m)})
-		}
-		for shuffle := 0; shuffle < 3; shuffle++ {
-			rng.Shuffle(len(root), func(i, j int) { root[i], root[j] = root[j], root[i] })
-			e.Clear() // no exact results left in the table from earlier solves
-			best, score := e.solveRoot(p.me, p.opp, root)
-			if score != want {
-				t.Fatalf("solveRoot score %d, want %d\n%s", score, want, p.Diagram())
+		for _, guess := range []int{want, want - 2, want + 4, -64, 64, 0, 33, -1000, 1000} {
+			var root []rootMove
+			for m := legalMoves(p.me, p.opp); m != 0; m &= m - 1 {
+				root = append(root, rootMove{sq: bits.TrailingZeros64(m)})
 			}
-			f := flips(p.me, p.opp, best)
-			if got := -e.solve(p.opp&^f, p.me|f|1<<uint(best), -65, 65, 11); got != want {
-				t.Fatalf("best move %s scores %d, want %d", Square(best), got, want)
+			e.Clear() // no exact results left in the table from earlier solves
+			best, score := e.solveRoot(p.me, p.opp, root, guess)
+			if score != want {
+				t.Fatalf("guess %d: solveRoot score %d, want %d\n%s", guess, score, want, p.Diagram())
+			}
+			if got := -e.solve(p.opp&^flips(p.me, p.opp, best), p.me|flips(p.me, p.opp, best)|1<<uint(best), -65, 65, 11); got != want {
+				t.Fatalf("guess %d: best move %s scores %d, want %d", guess, Square(best), got, want)
 			}
 			if root[0].sq != best {
-				t.Fatalf("root not reordered: first %s, best %s", Square(root[0].sq), Square(best))
+				t.Fatalf("guess %d: root not reordered: first %s, best %s", guess, Square(root[0].sq), Square(best))
 			}
 		}
 	}

@@ -216,7 +216,7 @@ func (e *Engine) Search(ctx context.Context, p Position, lim Limits) (Result, er
 	}
 
 	if empties <= solveFrom && !res.Exact {
-		best, score := e.solveRoot(p.me, p.opp, root)
+		best, score := e.solveRoot(p.me, p.opp, root, res.Score)
 		if !e.aborted {
 			res = Result{Depth: empties, Best: Square(best), Score: score, Centi: score * evalScale, Exact: true}
 			res.PV = e.principalVariation(p, best, true)
