@@ -359,18 +359,55 @@ func (b *Board) refreshCounted(c Color, j int) {
 }
 
 // refreshPoint recomputes threat[c][j] and value[c][j] from the four
-// patterns.
+// patterns, by one lookup in pointTable.
 func (b *Board) refreshPoint(c Color, j int) {
+	p := &b.pats[c]
+	const n = int(numPatterns)
+	k := int(p[0][j]&patternMask)*n*n*n + int(p[1][j]&patternMask)*n*n +
+		int(p[2][j]&patternMask)*n + int(p[3][j]&patternMask)
+	e := pointTable[k]
+	b.threat[c][j] = e.threat
+	b.value[c][j] = e.value
+}
+
+// pointEntry is what the four line patterns of a point make together.
+type pointEntry struct {
+	value  int32
+	threat threat
+}
+
+// pointTable maps the four line patterns of a point (base numPatterns
+// digits, direction 0 first) to its threat class and value: 9^4 entries
+// of 8 bytes, 52 KiB. A play or an undo refreshes up to 80 points, and
+// the lookup replaced a count-and-classify loop that took a third of the
+// search's time.
+var pointTable = buildPointTable()
+
+// pointValue is the unoptimised definition pointTable caches: the sum of
+// the line values plus the bonus of the combination.
+func pointValue(pats [4]pattern) pointEntry {
 	var v int32
 	var n [numPatterns]uint8
-	for d := 0; d < 4; d++ {
-		p := pattern(b.pats[c][d][j] & patternMask)
+	for _, p := range pats {
 		v += patternValue[p]
 		n[p]++
 	}
 	t := classifyThreat(&n)
-	b.threat[c][j] = t
-	b.value[c][j] = v + threatBonus[t]
+	return pointEntry{value: v + threatBonus[t], threat: t}
+}
+
+func buildPointTable() []pointEntry {
+	const n = int(numPatterns)
+	t := make([]pointEntry, n*n*n*n)
+	for k := range t {
+		var pats [4]pattern
+		for d, r := 3, k; d >= 0; d-- {
+			pats[d] = pattern(r % n)
+			r /= n
+		}
+		t[k] = pointValue(pats)
+	}
+	return t
 }
 
 // addNear adds delta to the neighbour counts of the 5x5 square around i.
