@@ -690,7 +690,11 @@ func (e *Engine) quiesce(b *Board, alpha, beta, ply, q int) int {
 	}
 	if b.hasFourMove(me) {
 		if b.classCount[me][tFlex4] > 0 && !b.hasFourMove(opp) {
-			return WinScore - ply - 3
+			for i, last := b.firstCell(), b.lastCell(); i <= last; i++ {
+				if b.cells[i] == cellEmpty && b.threat[me][i] == tFlex4 && b.legalFor(me, i) {
+					return WinScore - ply - 3
+				}
+			}
 		}
 		return e.eval(b)
 	}

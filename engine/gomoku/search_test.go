@@ -415,3 +415,20 @@ func TestRenjuLostStillLegal(t *testing.T) {
 		}
 	}
 }
+
+// TestQuiesceRenjuForbiddenOpenFour: black's only open-four point, h8, is
+// also a four on the h column, a double four that renju forbids; the
+// quiescence search must not count black's open three as a win.
+func TestQuiesceRenjuForbiddenOpenFour(t *testing.T) {
+	b := setupTurn(t, 15, Renju, "e8 f8 g8 h5 h6 h7", "c8 h4 a2 o2 a14 o14", Black)
+	if err := b.IsLegal(Point{7, 7}); err == nil {
+		t.Fatalf("h8 should be forbidden\n%v", b)
+	}
+	if b.classCount[Black][tFlex4] == 0 {
+		t.Fatalf("h8 should make an open four\n%v", b)
+	}
+	const inf = WinScore + 1
+	if q := NewEngine().quiesce(b, -inf, inf, 0, 2); q >= WinThreshold {
+		t.Fatalf("quiesce %d: a win through a forbidden point\n%v", q, b)
+	}
+}
