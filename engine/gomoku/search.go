@@ -57,6 +57,7 @@ type Engine struct {
 	pv          [maxPly][maxPly]int16
 	pvLen       [maxPly]int
 	rootMoves   []rootMove
+	rootDepth   int // nominal depth of the current iteration
 	line        threatLine
 	opt         options
 }
@@ -304,6 +305,7 @@ func (e *Engine) genRootMoves(b *Board) []rootMove {
 // searchRoot runs one iteration at the root and reorders the root moves
 // by their scores (stable, so ties keep the previous order).
 func (e *Engine) searchRoot(b *Board, depth int) int {
+	e.rootDepth = depth
 	alpha, beta := -WinScore-1, WinScore+1
 	e.pvLen[0] = 0
 	best := -WinScore - 1
@@ -580,7 +582,7 @@ func (e *Engine) negamax(b *Board, depth, alpha, beta, ply int) int {
 		// A four forces its block, so the pair costs no depth: the search
 		// follows attacks to their end instead of stopping at a four.
 		newDepth := depth - 1
-		if e.opt.fourExtension && isFourClass(b.threat[me][m.move]) && ply < maxPly/2 {
+		if e.opt.fourExtension && isFourClass(b.threat[me][m.move]) && ply-(e.rootDepth-depth) < maxExtensionPlies {
 			newDepth = depth
 		}
 		b.play(m.move)
@@ -632,6 +634,13 @@ func (e *Engine) negamax(b *Board, depth, alpha, beta, ply int) int {
 	return best
 }
 
+// maxExtensionPlies bounds the plies a path may gain from the four
+// extension: four fours and their blocks. Longer attacks by fours are the
+// leaf VCF's to find. Unbounded, the extension followed every order of the
+// many fours of a crowded renju board, and single depth-4 searches took
+// 20 s and more (40 million nodes).
+const maxExtensionPlies = 8
+
 // setPV makes move the head of the principal variation at ply.
 func (e *Engine) setPV(ply, move int) {
 	e.pv[ply][0] = int16(move)
@@ -655,11 +664,17 @@ func (e *Engine) leaf(b *Board, alpha, beta, ply int) int {
 	return e.quiesce(b, alpha, beta, ply, e.opt.quiesce)
 }
 
+// quiesceWidth bounds the blocks tried at a quiescence node: an open three
+// has two to four cost squares; more candidates come only from the
+// fallback set, and on crowded renju boards that set made single depth-4
+// searches take seven seconds (13 million nodes) before this bound.
+const quiesceWidth = 6
+
 // quiesce resolves open threes below the leaves. A position where the
 // opponent has an open three is not quiet: the side to move must block
 // it (or lose to the open four), so its own shapes there are worth a
 // tempo less than the static evaluation says. With q levels left and no
-// four of its own to play, the side to move tries every block (a point
+// four of its own to play, the side to move tries the blocks (the points
 // where the three's owner would make a four) and takes the best; the
 // blocks themselves are searched the same way, so a second three made in
 // reply is answered too. A four to block is followed at no cost; an open
@@ -702,18 +717,19 @@ func (e *Engine) quiesce(b *Board, alpha, beta, ply, q int) int {
 		return e.eval(b)
 	}
 	// The opponent threatens an open four: only blocks can save the game.
+	// The blocks are those of the VCT (the three's cost squares, or every
+	// point where the opponent would make a four if the three is older
+	// than its last stone); only the best quiesceWidth are tried, so that
+	// a crowded board, where the fallback set is large, stays cheap.
 	var buf [maxMoves]scored
-	moves := buf[:0]
-	for i, last := b.firstCell(), b.lastCell(); i <= last; i++ {
-		if b.cells[i] != cellEmpty || b.near[i] == 0 || b.maxPattern(opp, i) < pB4 || !b.legalFor(me, i) {
-			continue
-		}
-		moves = append(moves, scored{i, b.value[me][i] + b.value[opp][i]})
-	}
+	moves := e.threeDefences(b, buf[:0])
 	if len(moves) == 0 {
 		return -(WinScore - ply - 4)
 	}
 	sortScored(moves)
+	if len(moves) > quiesceWidth {
+		moves = moves[:quiesceWidth]
+	}
 	best := -WinScore - 1
 	for _, m := range moves {
 		b.play(m.move)
