@@ -13,8 +13,8 @@ const LOBBY_REFRESH_MS = 4000;
 
 /** FALLBACK_GAMES are the games of docs/protocol.md, used only until GET /api/games answers. */
 const FALLBACK_GAMES = [
-  { game: 'reversi', sizes: [8], rules: [], maxLevel: 12 },
-  { game: 'gomoku', sizes: [15, 19], rules: ['freestyle', 'standard', 'renju'], maxLevel: 10 },
+  { game: 'reversi', sizes: [8], rules: [], maxLevel: 10 },
+  { game: 'gomoku', sizes: [15, 19], rules: ['freestyle', 'standard', 'renju'], maxLevel: 6 },
 ];
 
 /** RULE_NAMES are the Gomoku rules in words. */
