@@ -1,12 +1,10 @@
 package reversi
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"math/rand"
 	"os"
-	"strings"
 	"testing"
 	"time"
 )
@@ -82,25 +80,6 @@ func BenchmarkMidgame(b *testing.B) {
 			b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
 		})
 	}
-}
-
-// readFFOFile reads a file in the ffo-40-44.txt format.
-func readFFOFile(tb testing.TB, name string) []ffoPosition {
-	f, err := os.Open(name)
-	if err != nil {
-		tb.Fatalf("open %s: %v", name, err)
-	}
-	defer f.Close()
-	var out []ffoPosition
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || line[0] == '#' {
-			continue
-		}
-		out = append(out, parseFFOLine(tb, strings.Fields(line)))
-	}
-	return out
 }
 
 func allFFO(tb testing.TB) []ffoPosition {

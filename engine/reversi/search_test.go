@@ -23,10 +23,15 @@ type ffoPosition struct {
 	score int
 }
 
-func readFFO(t testing.TB) []ffoPosition {
-	f, err := os.Open(ffoFile)
+// readFFO reads FFO #40-#44.
+func readFFO(tb testing.TB) []ffoPosition { return readFFOFile(tb, ffoFile) }
+
+// readFFOFile reads a file in the ffo-40-44.txt format: one position a line
+// (id, board, side to move, best moves, score), '#' starts a comment.
+func readFFOFile(tb testing.TB, name string) []ffoPosition {
+	f, err := os.Open(name)
 	if err != nil {
-		t.Fatalf("open FFO file: %v", err)
+		tb.Fatalf("open %s: %v", name, err)
 	}
 	defer f.Close()
 	var out []ffoPosition
@@ -38,9 +43,9 @@ func readFFO(t testing.TB) []ffoPosition {
 		}
 		fs := strings.Fields(line)
 		if len(fs) != 5 {
-			t.Fatalf("bad FFO line %q", line)
+			tb.Fatalf("%s: bad FFO line %q", name, line)
 		}
-		out = append(out, parseFFOLine(t, fs))
+		out = append(out, parseFFOLine(tb, fs))
 	}
 	return out
 }
