@@ -16,6 +16,19 @@ func (b *Board) legalFor(c Color, i int) bool {
 	return !(b.rule == Renju && c == Black && b.isForbidden(i))
 }
 
+// forcedBlock returns the cell where c must play to stop the other side's
+// five (call it when the other side has one): ok is false when c cannot
+// stop it, because there are two such cells or the one cell is forbidden
+// to c.
+func (b *Board) forcedBlock(c Color) (cell int, ok bool) {
+	var buf [8]int
+	cells := b.fiveCells(c.Other(), buf[:0])
+	if len(cells) != 1 || !b.legalFor(c, cells[0]) {
+		return 0, false
+	}
+	return cells[0], true
+}
+
 // fiveCells appends the empty cells where c would make five.
 func (b *Board) fiveCells(c Color, out []int) []int {
 	if b.classCount[c][tFive] == 0 {

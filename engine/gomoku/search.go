@@ -508,17 +508,16 @@ func (e *Engine) negamax(b *Board, depth, alpha, beta, ply int) int {
 	}
 	// The opponent has a four: block it, nothing else.
 	if b.classCount[opp][tFive] > 0 {
-		var buf [8]int
-		cells := b.fiveCells(opp, buf[:0])
-		if len(cells) >= 2 || !b.legalFor(me, cells[0]) {
+		cell, ok := b.forcedBlock(me)
+		if !ok {
 			return -(WinScore - ply - 2)
 		}
-		b.play(cells[0])
+		b.play(cell)
 		e.nodes++
 		score := -e.negamax(b, depth, -beta, -alpha, ply+1) // forced: no depth used
 		b.undo()
 		if score > alpha {
-			e.setPV(ply, cells[0])
+			e.setPV(ply, cell)
 		}
 		return score
 	}
@@ -692,12 +691,11 @@ func (e *Engine) quiesce(b *Board, alpha, beta, ply, q int) int {
 		return e.eval(b)
 	}
 	if b.classCount[opp][tFive] > 0 {
-		var buf [8]int
-		cells := b.fiveCells(opp, buf[:0])
-		if len(cells) >= 2 || !b.legalFor(me, cells[0]) {
+		cell, ok := b.forcedBlock(me)
+		if !ok {
 			return -(WinScore - ply - 2)
 		}
-		b.play(cells[0])
+		b.play(cell)
 		e.nodes++
 		score := -e.quiesce(b, -beta, -alpha, ply+1, q)
 		b.undo()

@@ -215,12 +215,11 @@ func (e *Engine) vct(b *Board, ply, rem int) bool {
 	var buf [maxMoves]scored
 	moves := buf[:0]
 	if b.classCount[opp][tFive] > 0 {
-		var fb [8]int
-		cells := b.fiveCells(opp, fb[:0])
-		if len(cells) > 1 || !b.legalFor(me, cells[0]) {
+		cell, ok := b.forcedBlock(me)
+		if !ok {
 			return false
 		}
-		moves = append(moves, scored{cells[0], 0})
+		moves = append(moves, scored{cell, 0})
 	} else {
 		for i, last := b.firstCell(), b.lastCell(); i <= last; i++ {
 			if b.cells[i] != cellEmpty || b.near[i] == 0 {
@@ -269,17 +268,16 @@ func (e *Engine) vctDefend(b *Board, ply, rem int) bool {
 		return false // the defender wins first
 	}
 	if n := b.classCount[att][tFive]; n > 0 {
-		var fb [8]int
-		cells := b.fiveCells(att, fb[:0])
-		if len(cells) > 1 || !b.legalFor(def, cells[0]) {
+		cell, ok := b.forcedBlock(def)
+		if !ok {
 			return true
 		}
-		b.play(cells[0])
+		b.play(cell)
 		e.nodes++
 		win := e.vct(b, ply+1, rem-1)
 		b.undo()
 		if win {
-			e.line.moves[ply] = int16(cells[0])
+			e.line.moves[ply] = int16(cell)
 		}
 		return win
 	}
