@@ -118,8 +118,28 @@ func init() {
 // toss, and mispredicted branches cost more than the arithmetic below.
 func flips(me, opp uint64, sq int) uint64 {
 	r := &rays[sq]
-	return flipsUp(me, opp, r[0]) | flipsUp(me, opp, r[1]) | flipsUp(me, opp, r[2]) | flipsUp(me, opp, r[3]) |
-		flipsDown(me, opp, r[4]) | flipsDown(me, opp, r[5]) | flipsDown(me, opp, r[6]) | flipsDown(me, opp, r[7])
+	f := flipsUp(me, opp, r[0]) | flipsUp(me, opp, r[1]) | flipsUp(me, opp, r[2]) | flipsUp(me, opp, r[3]) |
+		flipsDown(me, opp, r[4])
+	// The three rays that head to lower ranks head to higher ones on the
+	// board turned upside down (one byte swap), where the cheaper carry
+	// trick finds them; the westward ray stays in its rank and keeps the
+	// leading-zero count.
+	m := &mirroredRays[sq]
+	vme, vopp := bits.ReverseBytes64(me), bits.ReverseBytes64(opp)
+	return f | bits.ReverseBytes64(flipsUp(vme, vopp, m[0])|flipsUp(vme, vopp, m[1])|flipsUp(vme, vopp, m[2]))
+}
+
+// mirroredRays[sq] are rays[sq][5..7] (north-east, north, north-west)
+// mirrored top to bottom: on the mirrored board they run towards higher
+// bit indexes.
+var mirroredRays [64][3]uint64
+
+func init() {
+	for sq := 0; sq < 64; sq++ {
+		for i := range mirroredRays[sq] {
+			mirroredRays[sq][i] = flipVertical(rays[sq][5+i])
+		}
+	}
 }
 
 // flipsUp returns the discs flipped along ray, a ray towards higher bit
