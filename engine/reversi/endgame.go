@@ -72,10 +72,6 @@ func (e *Engine) shallowSearch(me, opp uint64, alpha, beta, depth int) int {
 	return best
 }
 
-// quadrants are the four 4x4 corners of the board, the regions used for
-// parity ordering.
-var quadrants = [4]uint64{0x000000000F0F0F0F, 0x00000000F0F0F0F0, 0x0F0F0F0F00000000, 0xF0F0F0F000000000}
-
 // neighbours[sq] is the set of squares adjacent to sq: a move on sq is only
 // possible if one of them holds an opponent disc.
 var neighbours [64]uint64
@@ -95,15 +91,17 @@ func init() {
 }
 
 // oddRegions returns the empty squares that lie in a quadrant holding an odd
-// number of empties.
+// number of empties. It folds instead of counting: XOR-ing the four ranks of
+// each half of the board together, then the four files of each quadrant,
+// leaves each quadrant's parity in one bit (bits 0, 4, 32 and 36), and one
+// multiplication spreads each bit over its quadrant (the four products
+// share no bits, so nothing carries).
 func oddRegions(empty uint64) uint64 {
-	var odd uint64
-	for _, q := range quadrants {
-		if popcount(empty&q)&1 == 1 {
-			odd |= empty & q
-		}
-	}
-	return odd
+	y := empty ^ empty>>8
+	y ^= y >> 16
+	y ^= y >> 2
+	y ^= y >> 1
+	return (y & 0x0000001100000011) * 0x0F0F0F0F & empty
 }
 
 // solveRoot solves the root exactly, trying the moves in the order of root

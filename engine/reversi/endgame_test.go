@@ -85,3 +85,32 @@ func TestFullLines(t *testing.T) {
 		}
 	}
 }
+
+// quadrants are the four 4x4 corners of the board, the regions of the
+// solver's parity ordering.
+var quadrants = [4]uint64{0x000000000F0F0F0F, 0x00000000F0F0F0F0, 0x0F0F0F0F00000000, 0xF0F0F0F000000000}
+
+// TestOddRegions checks the folded parity against counting the empties of
+// each quadrant, on random boards and on the corner cases of empty and full.
+func TestOddRegions(t *testing.T) {
+	slow := func(empty uint64) uint64 {
+		var odd uint64
+		for _, q := range quadrants {
+			if popcount(empty&q)%2 == 1 {
+				odd |= empty & q
+			}
+		}
+		return odd
+	}
+	rng := rand.New(rand.NewSource(5))
+	boards := []uint64{0, ^uint64(0), 1, 1 << 63, quadrants[0], quadrants[3] | 1}
+	for i := 0; i < 20000; i++ {
+		// Sparse boards too, as in the endgame.
+		boards = append(boards, rng.Uint64(), rng.Uint64()&rng.Uint64()&rng.Uint64())
+	}
+	for _, empty := range boards {
+		if got, want := oddRegions(empty), slow(empty); got != want {
+			t.Fatalf("oddRegions(%#016x) = %#016x, want %#016x", empty, got, want)
+		}
+	}
+}
