@@ -73,7 +73,7 @@ func levelOptions(level int) options {
 		o.depth, o.rootVCF, o.leafVCF = 3, 5000, 30
 	case 5:
 		o.depth, o.rootVCF, o.leafVCF, o.widthBase = 4, 20000, 60, 12
-		o.screenMoves, o.screenVCF, o.screenVCT, o.screenDepth = 12, 2000, 2000, 4
+		o.screenMoves, o.screenVCF, o.screenVCT, o.screenDepth = 12, 2000, 10000, 6
 	default:
 		o.depth, o.rootVCF, o.leafVCF, o.rootVCT, o.vctDepth = MaxDepth, 500000, 60, 400000, 10
 		o.screenMoves, o.screenVCF, o.screenVCT, o.screenDepth = 20, 5000, 10000, 6

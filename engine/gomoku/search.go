@@ -189,6 +189,9 @@ func (e *Engine) Search(ctx context.Context, b *Board, lim Limits) (Result, erro
 	for depth := 1; depth <= e.opt.depth; depth++ {
 		iterStart := time.Now()
 		score := e.searchRoot(pos, depth)
+		for !e.stopped && score > -WinThreshold && e.screenBest(pos) {
+			score = e.searchRoot(pos, depth)
+		}
 		if e.stopped {
 			break
 		}
@@ -247,48 +250,89 @@ type rootMove struct {
 	move  int16
 	order int32
 	score int
-	// losing marks a move after which the opponent has a proven threat
-	// win (found by screenRoot); it is searched only if all moves lose.
-	losing bool
+	// screened says the opponent's threat search has been run after the
+	// move; losing marks a move after which it found a proven win. A
+	// losing move is searched only if every move loses.
+	screened, losing bool
 }
 
 // screenRoot runs the opponent's threat search after each of the best root
 // moves and marks those that allow a forced win. This is what a
 // fixed-depth search cannot see: the opponent's VCF or VCT may be far
-// longer than the remaining depth.
+// longer than the remaining depth. Moves left unscreened here are screened
+// when the main search chooses one (screenBest).
 func (e *Engine) screenRoot(b *Board) {
 	if e.opt.screenVCF == 0 {
 		return
 	}
 	safe := 0
 	for k := range e.rootMoves {
-		if k >= e.opt.screenMoves || e.stopped || e.threatOut {
+		// Past the best screenMoves, screening goes on only while no safe
+		// move has been found.
+		if (k >= e.opt.screenMoves && safe > 0) || e.stopped || e.threatOut {
 			safe += len(e.rootMoves) - k // unscreened moves count as safe
 			break
 		}
-		m := int(e.rootMoves[k].move)
-		b.play(m)
-		e.vcfBudget = e.opt.screenVCF
-		lost := e.vcf(b, 1, 0)
-		if !lost && e.opt.screenVCT > 0 {
-			e.vcfBudget = e.opt.screenVCT
-			for rem := 2; rem <= max(e.opt.screenDepth, 4) && !lost && e.vcfBudget > 0; rem += 2 {
-				lost = e.vct(b, 1, rem)
-			}
-		}
-		b.undo()
-		e.rootMoves[k].losing = lost
-		if !lost {
+		if !e.screenMove(b, k) {
 			safe++
 		}
 	}
 	if safe == 0 {
-		for k := range e.rootMoves {
-			e.rootMoves[k].losing = false
-		}
+		e.unmarkLosing()
 		return
 	}
 	sort.SliceStable(e.rootMoves, func(i, j int) bool { return !e.rootMoves[i].losing && e.rootMoves[j].losing })
+}
+
+// screenMove runs the opponent's VCF and VCT after root move k, records the
+// result in the move and reports whether the opponent wins.
+func (e *Engine) screenMove(b *Board, k int) bool {
+	b.play(int(e.rootMoves[k].move))
+	e.vcfBudget = e.opt.screenVCF
+	lost := e.vcf(b, 1, 0)
+	if !lost && e.opt.screenVCT > 0 {
+		e.vcfBudget = e.opt.screenVCT
+		for rem := 2; rem <= max(e.opt.screenDepth, 4) && !lost && e.vcfBudget > 0; rem += 2 {
+			lost = e.vct(b, 1, rem)
+		}
+	}
+	b.undo()
+	if e.stopped || e.threatOut {
+		return false // an interrupted screen proves nothing; leave it unscreened
+	}
+	e.rootMoves[k].screened = true
+	e.rootMoves[k].losing = lost
+	return lost
+}
+
+// unmarkLosing clears every losing mark: when every move loses, the main
+// search chooses among all of them.
+func (e *Engine) unmarkLosing() {
+	for k := range e.rootMoves {
+		e.rootMoves[k].losing = false
+	}
+}
+
+// screenBest screens the main search's choice if screenRoot left it
+// unscreened (it was not among the best-ordered moves). If the opponent
+// wins after it, the move is marked losing and screenBest reports true:
+// the iteration must be searched again without it. Without this check the
+// search could prefer an unscreened move to every screened safe one and
+// walk into a threat sequence the screen would have seen.
+func (e *Engine) screenBest(b *Board) bool {
+	if e.opt.screenVCF == 0 || e.rootMoves[0].screened || e.rootMoves[0].losing {
+		return false
+	}
+	if !e.screenMove(b, 0) {
+		return false
+	}
+	for _, m := range e.rootMoves {
+		if !m.losing {
+			return true
+		}
+	}
+	e.unmarkLosing() // every move loses: keep the search's choice
+	return false
 }
 
 // genRootMoves returns every legal, sensible root move in order.

@@ -432,3 +432,68 @@ func TestQuiesceRenjuForbiddenOpenFour(t *testing.T) {
 		t.Fatalf("quiesce %d: a win through a forbidden point\n%v", q, b)
 	}
 }
+
+// opponentThreatWin reports whether, after move m, the opponent has a win
+// by threats that a generous VCF and VCT (up to 6 attacker moves) find.
+// The threat searches are sound, so a found win proves m loses.
+func opponentThreatWin(t *testing.T, b *Board, m Point) bool {
+	t.Helper()
+	if err := b.Play(m); err != nil {
+		t.Fatal(err)
+	}
+	defer b.Undo()
+	e := NewEngine()
+	e.size, e.rule = b.size, b.rule
+	e.vcfBudget = 20000
+	if e.vcf(b, 1, 0) {
+		return true
+	}
+	e.vcfBudget = 100000
+	for rem := 2; rem <= 6; rem += 2 {
+		if e.vct(b, 1, rem) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestScreenLosses replays positions from the match against seed 001
+// (docs/benchmarks.md) where level 5 played a move after which the seed
+// had a forced win by threats, and other moves had none. The cause of
+// each, and so the fix it tests:
+//   - chosen-unscreened: the screen looked at the best-ordered 12 root
+//     moves only and the depth-4 search preferred k11, the 13th or later,
+//     after which black wins by a VCT of 3 threats; the search's choice
+//     is now screened too (screenBest), and re-searched without it if it
+//     loses.
+//   - deep-vct-piskvork9: the screen's VCT (2,000 nodes, 2 attacker
+//     moves) was too small to see the seed's winning sequence of 2 threats
+//     after g6 (about 5,000 nodes); level 5's screen now gets 10,000 nodes
+//     and 3 attacker moves.
+func TestScreenLosses(t *testing.T) {
+	tests := []struct {
+		name, record, old string
+	}{
+		{"chosen-unscreened", "h8i7i6h7g7f6f8h6g8i8g5g6f5k10j9", "k11"},
+		{"deep-vct-piskvork9", "h8i7h9h7g7f6g8", "g6"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			b := boardFrom(t, Freestyle, tc.record)
+			old, err := ParsePoint(tc.old, 15)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !opponentThreatWin(t, b, old) {
+				t.Fatalf("the old choice %v should lose to a threat sequence", old)
+			}
+			r, err := NewEngine().Search(context.Background(), b, Limits{Level: 5})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if opponentThreatWin(t, b, r.Best) {
+				t.Fatalf("level 5 plays %v (score %d, pv %v), after which the opponent wins by threats", r.Best, r.Score, r.PV)
+			}
+		})
+	}
+}
