@@ -241,7 +241,8 @@ func (e *Engine) solve(me, opp uint64, alpha, beta, empties int) int {
 		return -e.solve(opp, me, -beta, -alpha, empties)
 	}
 
-	var l moveList
+	l := &e.solveLists[empties]
+	l.n = 0
 	odd := oddRegions(^(me | opp))
 	etc := empties-1 >= etcMinEmpties
 	for m := moves; m != 0; m &= m - 1 {
