@@ -70,6 +70,31 @@ func BenchmarkMove(b *testing.B) {
 	}
 }
 
+// BenchmarkLevel5 plays level 5 (the depth-4 bot of the seed match: root
+// screen, four extension, quiescence) on the BenchmarkMove positions,
+// one engine for all four as in a game: the time the bot takes per move,
+// screen included.
+func BenchmarkLevel5(b *testing.B) {
+	e := gomoku.NewEngine()
+	boards := make([]*gomoku.Board, len(benchPositions))
+	for k, rec := range benchPositions {
+		boards[k] = mustBoard(b, rec)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	var nodes uint64
+	for i := 0; i < b.N; i++ {
+		for _, board := range boards {
+			r, err := e.Search(context.Background(), board, gomoku.Limits{Level: 5})
+			if err != nil {
+				b.Fatal(err)
+			}
+			nodes += r.Nodes
+		}
+	}
+	b.ReportMetric(float64(nodes)/float64(b.N*len(benchPositions)), "nodes/search")
+}
+
 // undecidedPositions are early middle-game positions (freestyle, 15x15,
 // nine stones, from match games) where the full engine proves no result
 // by depth 10, so time to depth measures real search, not the length of a

@@ -769,7 +769,8 @@ func (e *Engine) quiesce(b *Board, alpha, beta, ply, q int) int {
 		return -(WinScore - ply - 4)
 	}
 	sortScored(moves)
-	if len(moves) > quiesceWidth {
+	truncated := len(moves) > quiesceWidth
+	if truncated {
 		moves = moves[:quiesceWidth]
 	}
 	best := -WinScore - 1
@@ -785,8 +786,20 @@ func (e *Engine) quiesce(b *Board, alpha, beta, ply, q int) int {
 			}
 		}
 	}
+	if truncated && best <= -WinThreshold {
+		// Every block tried loses, but not every block was tried: a likely
+		// loss, not a proof.
+		return -evalUnprovenLoss
+	}
 	return best
 }
+
+// evalUnprovenLoss is the score of a position the quiescence search
+// believes lost without having tried every defence: far below any
+// evaluation (the pattern totals stay below a few tens of thousands), so
+// the search avoids it, yet below WinThreshold in size, so it is never
+// reported as a proof.
+const evalUnprovenLoss = 100_000
 
 // Transposition table.
 

@@ -374,6 +374,24 @@ func TestQuiesce(t *testing.T) {
 	}
 }
 
+// TestQuiesceUnprovenLoss: against two open threes every block loses, but
+// the quiescence search tries only the best quiesceWidth blocks of the
+// eight (the last white stone is not on a three, so the fallback set is
+// used), so its "lost" must not be reported as a proof.
+func TestQuiesceUnprovenLoss(t *testing.T) {
+	const inf = WinScore + 1
+	b := setupTurn(t, 15, Freestyle, "a13 o13 a10 o10 d15 l15 h15", "f8 g8 h8 f3 g3 h3 o1", Black)
+	e := NewEngine()
+	var buf [maxMoves]scored
+	if n := len(e.threeDefences(b, buf[:0])); n <= quiesceWidth {
+		t.Fatalf("%d defences, want more than %d\n%v", n, quiesceWidth, b)
+	}
+	q := e.quiesce(b, -inf, inf, 0, 2)
+	if q <= -WinThreshold || q > -evalUnprovenLoss {
+		t.Fatalf("quiesce %d, want the unproven loss %d\n%v", q, -evalUnprovenLoss, b)
+	}
+}
+
 // TestLevelDepths: the levels below MaxLevel are limited by depth, not by
 // the clock: without a deadline they stop at their depth, and they play
 // the same move, to the same depth with the same node count, from a fresh
