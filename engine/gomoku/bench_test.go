@@ -95,6 +95,55 @@ func BenchmarkLevel5(b *testing.B) {
 	b.ReportMetric(float64(nodes)/float64(b.N*len(benchPositions)), "nodes/search")
 }
 
+// crowdedRenjuPositions are cut (after 60, 80 and 100 stones) from a
+// renju game of level 5 against level 4 from the renju opening shape 19
+// that ran to the 200-stone cap: crowded boards with many fours, where a
+// depth-4 search of level 5 took seconds.
+var crowdedRenjuPositions = []string{
+	"h8i7h6h9i9j10g6f7g8f6f8i8g10g7e7j7h7k6l5e10f5e5g11g9f10d8e4d3j5i6f9i5i4c3d4f11i12h11c4f4h12i13g12f12g3m7c6k7l7d7g2h3l8l9k8m6b4a4l6l4",
+	"h8i7h6h9i9j10g6f7g8f6f8i8g10g7e7j7h7k6l5e10f5e5g11g9f10d8e4d3j5i6f9i5i4c3d4f11i12h11c4f4h12i13g12f12g3m7c6k7l7d7g2h3l8l9k8m6b4a4l6l4m8j8j9g13d10d5j2j3k5d6d9h2n6n5h13l3k2k4m4l10",
+	"h8i7h6h9i9j10g6f7g8f6f8i8g10g7e7j7h7k6l5e10f5e5g11g9f10d8e4d3j5i6f9i5i4c3d4f11i12h11c4f4h12i13g12f12g3m7c6k7l7d7g2h3l8l9k8m6b4a4l6l4m8j8j9g13d10d5j2j3k5d6d9h2n6n5h13l3k2k4m4l10m10i3k3m11k9c7b8j12k11k13k10k12h5h4j11g14l12h10i11e11",
+}
+
+// BenchmarkCrowdedRenju plays level 5 on each crowded renju position with
+// a fresh engine (empty tables), reporting the time and nodes per move.
+func BenchmarkCrowdedRenju(b *testing.B) {
+	for k, rec := range crowdedRenjuPositions {
+		b.Run(fmt.Sprintf("stones%d", 60+20*k), func(b *testing.B) {
+			board := mustRenjuBoard(b, rec)
+			b.ReportAllocs()
+			var nodes uint64
+			for i := 0; i < b.N; i++ {
+				r, err := gomoku.NewEngine().Search(context.Background(), board, gomoku.Limits{Level: 5})
+				if err != nil {
+					b.Fatal(err)
+				}
+				nodes += r.Nodes
+			}
+			b.ReportMetric(float64(nodes)/float64(b.N), "nodes/search")
+		})
+	}
+}
+
+// mustRenjuBoard plays a record under the renju rule.
+func mustRenjuBoard(b testing.TB, record string) *gomoku.Board {
+	b.Helper()
+	board, err := gomoku.NewBoard(15, gomoku.Renju)
+	if err != nil {
+		b.Fatal(err)
+	}
+	moves, err := gomoku.ParseRecord(record, 15)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, m := range moves {
+		if err := board.Play(m); err != nil {
+			b.Fatalf("%s: %v", record, err)
+		}
+	}
+	return board
+}
+
 // undecidedPositions are early middle-game positions (freestyle, 15x15,
 // nine stones, from match games) where the full engine proves no result
 // by depth 10, so time to depth measures real search, not the length of a
