@@ -332,11 +332,19 @@ func (e *Engine) solveSmall(me, opp uint64, alpha, beta, empties int) int {
 		x2 := bits.TrailingZeros64(empty)
 		return e.solve3(me, opp, alpha, beta, x1, x2, bits.TrailingZeros64(empty&(empty-1)))
 	case 4:
-		x1, x2, x3, x4 := parityOrder(empty)
+		x1, x2, x3, x4 := parityOrder(empty, oddRegions(empty))
 		return e.solve4(me, opp, alpha, beta, x1, x2, x3, x4)
 	}
+	return e.solveFew(me, opp, alpha, beta, empties, oddRegions(empty))
+}
+
+// solveFew solves positions with five or six empties; odd is
+// oddRegions of the empty squares. A move changes the parity of its own
+// quadrant only, so each child's odd squares follow from the parent's
+// without counting again.
+func (e *Engine) solveFew(me, opp uint64, alpha, beta, empties int, odd uint64) int {
 	e.nodes++
-	odd := oddRegions(empty)
+	empty := ^(me | opp)
 	best := -65
 	for _, set := range [2]uint64{empty & odd, empty &^ odd} {
 		for ; set != 0; set &= set - 1 {
@@ -348,7 +356,16 @@ func (e *Engine) solveSmall(me, opp uint64, alpha, beta, empties int) int {
 			if f == 0 {
 				continue
 			}
-			v := -e.solveSmall(opp&^f, me|f|1<<uint(sq), -beta, -alpha, empties-1)
+			cme, copp := opp&^f, me|f|1<<uint(sq)
+			childEmpty := empty &^ (1 << uint(sq))
+			childOdd := (odd ^ quadrantOf[sq]) & childEmpty
+			var v int
+			if empties == 5 {
+				x1, x2, x3, x4 := parityOrder(childEmpty, childOdd)
+				v = -e.solve4(cme, copp, -beta, -alpha, x1, x2, x3, x4)
+			} else {
+				v = -e.solveFew(cme, copp, -beta, -alpha, empties-1, childOdd)
+			}
 			if v > best {
 				best = v
 				if v > alpha {
@@ -365,10 +382,19 @@ func (e *Engine) solveSmall(me, opp uint64, alpha, beta, empties int) int {
 		if legalMoves(opp, me) == 0 {
 			return finalScore(me, opp)
 		}
-		return -e.solveSmall(opp, me, -beta, -alpha, empties)
+		return -e.solveFew(opp, me, -beta, -alpha, empties, odd)
 	}
 	return best
 }
+
+// quadrantOf[sq] is the 4x4 corner of the board that holds sq: the region
+// whose parity a move on sq changes.
+var quadrantOf = func() (q [64]uint64) {
+	for sq := range q {
+		q[sq] = 0x0F0F0F0F << uint(sq&4) << uint(sq&32)
+	}
+	return q
+}()
 
 // cornerAnchored returns the discs of mine on corners and on the C-squares
 // beside a corner of its own: a cheap stand-in for stable discs (both kinds

@@ -210,13 +210,12 @@ func countLastFlips(me uint64, sq int) int {
 	return int(n)
 }
 
-// parityOrder returns the four empty squares of empty, those alone in their
-// quadrant (odd parity) first: playing last in a region is worth more, so
-// those moves are more often best.
-func parityOrder(empty uint64) (int, int, int, int) {
+// parityOrder returns the four empty squares of empty, those in odd (the
+// squares alone in their quadrant) first: playing last in a region is worth
+// more, so those moves are more often best.
+func parityOrder(empty, odd uint64) (int, int, int, int) {
 	var xs [4]int
 	n := 0
-	odd := oddRegions(empty)
 	for _, set := range [2]uint64{empty & odd, empty &^ odd} {
 		for ; set != 0; set &= set - 1 {
 			xs[n] = bits.TrailingZeros64(set)

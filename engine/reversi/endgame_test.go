@@ -114,3 +114,14 @@ func TestOddRegions(t *testing.T) {
 		}
 	}
 }
+
+// TestQuadrantOf checks that each square's quadrant holds it and is one of
+// the four quadrants.
+func TestQuadrantOf(t *testing.T) {
+	for sq := 0; sq < 64; sq++ {
+		q := quadrantOf[sq]
+		if q&(1<<uint(sq)) == 0 || (q != quadrants[0] && q != quadrants[1] && q != quadrants[2] && q != quadrants[3]) {
+			t.Fatalf("quadrantOf[%s] = %#016x", Square(sq), q)
+		}
+	}
+}
