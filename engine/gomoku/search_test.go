@@ -477,17 +477,17 @@ func opponentThreatWin(t *testing.T, b *Board, m Point) bool {
 
 // TestScreenLosses replays positions from the match against seed 001
 // (docs/benchmarks.md) where level 5 played a move after which the seed
-// had a forced win by threats, and other moves had none. The cause of
-// each, and so the fix it tests:
+// had a forced win by threats, while other moves left none that a large
+// VCT finds. The cause of each, and so the fix it tests:
 //   - chosen-unscreened: the screen looked at the best-ordered 12 root
-//     moves only and the depth-4 search preferred k11, the 13th or later,
-//     after which black wins by a VCT of 3 threats; the search's choice
-//     is now screened too (screenBest), and re-searched without it if it
-//     loses.
-//   - deep-vct-piskvork9: the screen's VCT (2,000 nodes, 2 attacker
-//     moves) was too small to see the seed's winning sequence of 2 threats
-//     after g6 (about 5,000 nodes); level 5's screen now gets 10,000 nodes
-//     and 3 attacker moves.
+//     moves only and the depth-4 search preferred k11, beyond them, after
+//     which black wins by at most four threats (found with 5,000 nodes);
+//     the search's choice is now screened too (screenBest) and set aside
+//     if it loses. This case needs the larger screen below as well.
+//   - deep-vct-piskvork9: the screen's VCT (2,000 nodes, up to four
+//     attacker moves) was too small to see the seed's win by threats after
+//     g6 (found with 5,000 nodes); level 5's screen now gets 10,000 nodes
+//     and up to six attacker moves.
 func TestScreenLosses(t *testing.T) {
 	tests := []struct {
 		name, record, old string
