@@ -19,9 +19,16 @@ var benchPositions = []string{
 	"h8i7j8i8i9i5h10k7j10i6",
 }
 
+// mustBoard plays a record on a 15x15 freestyle board.
 func mustBoard(b testing.TB, record string) *gomoku.Board {
 	b.Helper()
-	board, err := gomoku.NewBoard(15, gomoku.Freestyle)
+	return mustRuleBoard(b, gomoku.Freestyle, record)
+}
+
+// mustRuleBoard plays a record on a 15x15 board under the given rule.
+func mustRuleBoard(b testing.TB, rule gomoku.Rule, record string) *gomoku.Board {
+	b.Helper()
+	board, err := gomoku.NewBoard(15, rule)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -31,7 +38,7 @@ func mustBoard(b testing.TB, record string) *gomoku.Board {
 	}
 	for _, m := range moves {
 		if err := board.Play(m); err != nil {
-			b.Fatal(err)
+			b.Fatalf("%s: %v", record, err)
 		}
 	}
 	return board
@@ -110,7 +117,7 @@ var crowdedRenjuPositions = []string{
 func BenchmarkCrowdedRenju(b *testing.B) {
 	for k, rec := range crowdedRenjuPositions {
 		b.Run(fmt.Sprintf("stones%d", 60+20*k), func(b *testing.B) {
-			board := mustRenjuBoard(b, rec)
+			board := mustRuleBoard(b, gomoku.Renju, rec)
 			b.ReportAllocs()
 			var nodes uint64
 			for i := 0; i < b.N; i++ {
@@ -123,25 +130,6 @@ func BenchmarkCrowdedRenju(b *testing.B) {
 			b.ReportMetric(float64(nodes)/float64(b.N), "nodes/search")
 		})
 	}
-}
-
-// mustRenjuBoard plays a record under the renju rule.
-func mustRenjuBoard(b testing.TB, record string) *gomoku.Board {
-	b.Helper()
-	board, err := gomoku.NewBoard(15, gomoku.Renju)
-	if err != nil {
-		b.Fatal(err)
-	}
-	moves, err := gomoku.ParseRecord(record, 15)
-	if err != nil {
-		b.Fatal(err)
-	}
-	for _, m := range moves {
-		if err := board.Play(m); err != nil {
-			b.Fatalf("%s: %v", record, err)
-		}
-	}
-	return board
 }
 
 // undecidedPositions are early middle-game positions (freestyle, 15x15,
