@@ -168,3 +168,57 @@ func BenchmarkSolve(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSolveGames solves twelve positions from self-play (level 3 against
+// itself, seeded, so the positions are fixed) at 20 and at 22 empties, the
+// way the service and FFO runs do (Search with Depth 60: midgame iterations,
+// then the solver). It checks solver changes on positions other than the ten
+// FFO ones.
+func BenchmarkSolveGames(b *testing.B) {
+	for _, empties := range []int{20, 22} {
+		pos := selfPlayPositions(b, 12, empties)
+		b.Run(fmt.Sprintf("empties=%d", empties), func(b *testing.B) {
+			var nodes uint64
+			for i := 0; i < b.N; i++ {
+				for _, p := range pos {
+					r, err := NewEngine().Search(context.Background(), p, Limits{Depth: 60})
+					if err != nil || !r.Exact {
+						b.Fatalf("%v: %+v %v", p, r, err)
+					}
+					nodes += r.Nodes
+				}
+			}
+			b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
+			b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+		})
+	}
+}
+
+// selfPlayPositions plays level 3 against itself with a seed per game and
+// returns the first n positions that reach the given number of empties with
+// the game still on.
+func selfPlayPositions(tb testing.TB, n, empties int) []Position {
+	tb.Helper()
+	var out []Position
+	for seed := int64(1); len(out) < n; seed++ {
+		p := Start()
+		e := NewEngineSize(1 << 20)
+		for !p.GameOver() && p.Empties() > empties {
+			if p.MustPass() {
+				p, _ = p.PlayPass()
+				continue
+			}
+			r, err := e.Search(context.Background(), p, Limits{Level: 3, Seed: seed*131 + int64(p.Empties())})
+			if err != nil {
+				tb.Fatal(err)
+			}
+			if p, err = p.Play(r.Best); err != nil {
+				tb.Fatal(err)
+			}
+		}
+		if p.Empties() == empties && !p.GameOver() {
+			out = append(out, p)
+		}
+	}
+	return out
+}

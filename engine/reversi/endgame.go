@@ -28,7 +28,7 @@ const (
 	// 19-21, 3 at 22-24, ...): against plies added at 19 and 23 empties,
 	// this took FFO #40-#49 from 2.20 G to 1.97 G nodes and 64 s to 58 s,
 	// and twelve positions from self-play at 22 empties from 429 M to
-	// 412 M nodes.
+	// 412 M nodes (BenchmarkSolveGames).
 	shallowOrderEmpties = 16
 	orderDepthStep      = 3
 	// etcMinEmpties is the fewest empties of a child for which the solver

@@ -36,8 +36,8 @@ type Engine struct {
 	aborted bool
 	pv      [64]int8 // scratch for PV extraction
 	// solveLists[n] is the move list of the solver node with n empties
-	// on the current path: reusing it saves clearing a fresh list, which
-	// cost as much as sorting it.
+	// on the current path: reusing it saves clearing a fresh 1.3 KB list
+	// at every node (about 1.5% of a solve's time in the profile).
 	solveLists *[61]moveList
 }
 
