@@ -16,6 +16,7 @@ package match
 import (
 	"context"
 	"fmt"
+	"math/bits"
 
 	"github.com/boardhall/boardhall/engine/reversi"
 )
@@ -162,4 +163,73 @@ func Play(ctx context.Context, a, b Player, openings [][]reversi.Square, report 
 		}
 	}
 	return st, nil
+}
+
+// UniqueOpenings returns n opening lines of the given number of plies whose
+// end positions are all different even up to the board's symmetries (turns
+// and mirrors), spread evenly over all such lines in square order: no
+// opening is the same game as another seen in a mirror.
+func UniqueOpenings(plies, n int) [][]reversi.Square {
+	seen := map[[2]uint64]bool{}
+	var all [][]reversi.Square
+	for _, line := range Openings(plies, 1<<30) {
+		p, err := reversi.Replay(reversi.Start(), line)
+		if err != nil {
+			continue
+		}
+		k := canonical(p.Black(), p.White())
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		all = append(all, line)
+	}
+	if n >= len(all) {
+		return all
+	}
+	out := make([][]reversi.Square, 0, n)
+	for i := 0; i < n; i++ {
+		out = append(out, all[i*len(all)/n])
+	}
+	return out
+}
+
+// canonical is the least of the eight symmetric images of a board.
+func canonical(black, white uint64) [2]uint64 {
+	best := [2]uint64{^uint64(0), ^uint64(0)}
+	for i := 0; i < 8; i++ {
+		b, w := black, white
+		if i&1 != 0 {
+			b, w = transpose(b), transpose(w)
+		}
+		if i&2 != 0 {
+			b, w = mirror(b), mirror(w)
+		}
+		if i&4 != 0 {
+			b, w = bits.ReverseBytes64(b), bits.ReverseBytes64(w)
+		}
+		if b < best[0] || b == best[0] && w < best[1] {
+			best = [2]uint64{b, w}
+		}
+	}
+	return best
+}
+
+// mirror reverses the files of a bitboard.
+func mirror(x uint64) uint64 {
+	const k1, k2, k4 = 0x5555555555555555, 0x3333333333333333, 0x0F0F0F0F0F0F0F0F
+	x = (x>>1)&k1 | (x&k1)<<1
+	x = (x>>2)&k2 | (x&k2)<<2
+	return (x>>4)&k4 | (x&k4)<<4
+}
+
+// transpose flips a bitboard about the a1-h8 diagonal.
+func transpose(x uint64) uint64 {
+	const k1, k2, k4 = 0x5500550055005500, 0x3333000033330000, 0x0F0F0F0F00000000
+	t := k4 & (x ^ x<<28)
+	x ^= t ^ t>>28
+	t = k2 & (x ^ x<<14)
+	x ^= t ^ t>>14
+	t = k1 & (x ^ x<<7)
+	return x ^ t ^ t>>7
 }

@@ -1,0 +1,186 @@
+package match
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/boardhall/boardhall/engine/reversi"
+)
+
+// NBoardPlayer plays with any engine that speaks the NBoard protocol (NTest,
+// Edax, our own `engine nboard`) as a child process. For each move it sends
+// the position as a game record ("set game"), asks "go" and reads the
+// "=== <move>" answer. The engine keeps running between moves; Close ends
+// it. The protocol has no clock: the engine searches to Depth, so compare
+// engines by the time they take (Thinking).
+type NBoardPlayer struct {
+	Label string   // name in reports
+	Path  string   // the program
+	Args  []string // its arguments
+	Dir   string   // its working directory ("" = this process's)
+	Depth int      // sent as "set depth"
+
+	mu       sync.Mutex
+	cmd      *exec.Cmd
+	in       io.WriteCloser
+	lines    chan string
+	ping     int
+	moves    int
+	thinking time.Duration
+}
+
+// Name returns the label, or the program's name and depth.
+func (n *NBoardPlayer) Name() string {
+	if n.Label != "" {
+		return n.Label
+	}
+	return fmt.Sprintf("%s depth %d", n.Path, n.Depth)
+}
+
+// Thinking returns the moves answered so far and the time they took, as
+// seen from here (sending the position to reading the answer).
+func (n *NBoardPlayer) Thinking() (moves int, total time.Duration) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.moves, n.thinking
+}
+
+// start launches the engine and puts it in NBoard mode at Depth.
+func (n *NBoardPlayer) start() error {
+	cmd := exec.Command(n.Path, n.Args...)
+	cmd.Dir = n.Dir
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("match: starting %s: %w", n.Path, err)
+	}
+	n.cmd, n.in, n.lines = cmd, in, make(chan string, 64)
+	go func(lines chan<- string) {
+		sc := bufio.NewScanner(out)
+		sc.Buffer(make([]byte, 4096), 1<<20)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}(n.lines)
+	return n.send(fmt.Sprintf("nboard 2\nset depth %d", n.Depth))
+}
+
+func (n *NBoardPlayer) send(s string) error {
+	_, err := io.WriteString(n.in, s+"\n")
+	return err
+}
+
+// await reads lines until one satisfies done.
+func (n *NBoardPlayer) await(ctx context.Context, done func(string) bool) (string, error) {
+	for {
+		select {
+		case <-ctx.Done():
+			return "", ctx.Err()
+		case l, ok := <-n.lines:
+			if !ok {
+				return "", fmt.Errorf("match: %s ended its output", n.Name())
+			}
+			if done(l) {
+				return l, nil
+			}
+		}
+	}
+}
+
+// Move sends the position and returns the engine's move.
+func (n *NBoardPlayer) Move(ctx context.Context, p reversi.Position) (reversi.Square, error) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.cmd == nil {
+		if err := n.start(); err != nil {
+			return reversi.NoSquare, err
+		}
+	}
+	// A ping first, so that nothing left from an earlier command can be
+	// taken for this move's answer.
+	n.ping++
+	pong := fmt.Sprintf("pong %d", n.ping)
+	if err := n.send(fmt.Sprintf("ping %d", n.ping)); err != nil {
+		return reversi.NoSquare, err
+	}
+	if _, err := n.await(ctx, func(l string) bool { return strings.TrimSpace(l) == pong }); err != nil {
+		return reversi.NoSquare, err
+	}
+	start := time.Now()
+	if err := n.send("set game " + GGF(p) + "\ngo"); err != nil {
+		return reversi.NoSquare, err
+	}
+	l, err := n.await(ctx, func(l string) bool { return strings.HasPrefix(l, "===") })
+	if err != nil {
+		return reversi.NoSquare, err
+	}
+	n.moves++
+	n.thinking += time.Since(start)
+	f := strings.Fields(strings.TrimPrefix(l, "==="))
+	if len(f) == 0 {
+		return reversi.NoSquare, fmt.Errorf("match: %s answered %q", n.Name(), l)
+	}
+	mv := strings.ToLower(strings.SplitN(f[0], "/", 2)[0])
+	sq, err := reversi.ParseSquare(mv)
+	if err != nil {
+		return reversi.NoSquare, fmt.Errorf("match: %s answered %q: %w", n.Name(), l, err)
+	}
+	return sq, nil
+}
+
+// Close ends the engine (quit, then closing its input).
+func (n *NBoardPlayer) Close() error {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.cmd == nil {
+		return nil
+	}
+	n.send("quit")
+	n.in.Close()
+	done := make(chan error, 1)
+	go func() { done <- n.cmd.Wait() }()
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(5 * time.Second):
+		n.cmd.Process.Kill()
+		err = errors.New("match: the engine did not quit; killed")
+		<-done
+	}
+	n.cmd = nil
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		err = nil // engines that exit(1) on quit are fine
+	}
+	return err
+}
+
+// GGF writes a position as a one-node GGF game record: the board with the
+// side to move and no moves.
+func GGF(p reversi.Position) string {
+	b := []byte(p.String())
+	for i, c := range b {
+		if c == 'X' {
+			b[i] = '*'
+		}
+	}
+	side := "*"
+	if p.ToMove() == reversi.White {
+		side = "O"
+	}
+	return fmt.Sprintf("(;GM[Othello]PC[match]BO[8 %s %s];)", b, side)
+}
