@@ -19,7 +19,7 @@ var (
 const pad = 5
 
 // maxCells is the size of the padded cell arrays for the largest board:
-// (19 + 2*5 + 1) rows of stride 19 + 5 (rows share their side walls).
+// (20 + 2*5 + 1) rows of stride 20 + 5 (rows share their side walls).
 const maxCells = (MaxSize + 2*pad + 1) * (MaxSize + pad)
 
 // Cell contents.
@@ -66,11 +66,13 @@ type Board struct {
 	winLine []Point
 }
 
-// NewBoard returns an empty board of the given size (15 or 19) under rule r.
-// Renju is played on 15x15 only.
+// NewBoard returns an empty board of the given size under rule r: 15x15
+// (the standard board), 19x19 (the go board, which the hall also offers)
+// or 20x20 (the board of the Gomocup freestyle league). Renju is played on
+// 15x15 only.
 func NewBoard(size int, r Rule) (*Board, error) {
-	if size != 15 && size != 19 {
-		return nil, fmt.Errorf("gomoku: board size %d not supported (15 or 19)", size)
+	if size != 15 && size != 19 && size != 20 {
+		return nil, fmt.Errorf("gomoku: board size %d not supported (15, 19 or 20)", size)
 	}
 	if r < Freestyle || r > Renju {
 		return nil, fmt.Errorf("gomoku: unknown rule %d", int(r))
@@ -152,7 +154,7 @@ func (b *Board) index(p Point) int { return (p.Y+pad)*b.stride + p.X + pad }
 // point maps a cell index back to its point.
 func (b *Board) point(i int) Point { return Point{X: i%b.stride - pad, Y: i/b.stride - pad} }
 
-// Size returns the board size (15 or 19).
+// Size returns the board size (15, 19 or 20).
 func (b *Board) Size() int { return b.size }
 
 // Rule returns the rule variant.

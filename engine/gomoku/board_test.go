@@ -107,6 +107,8 @@ func TestParsePoint(t *testing.T) {
 		{"corner", "a1", 15, Point{0, 0}, false},
 		{"upper case", "O15", 15, Point{14, 14}, false},
 		{"19x19 corner", "s19", 19, Point{18, 18}, false},
+		{"20x20 corner", "t20", 20, Point{19, 19}, false},
+		{"off 19x19", "t1", 19, Point{}, true},
 		{"off 15x15", "p1", 15, Point{}, true},
 		{"row 16 on 15", "a16", 15, Point{}, true},
 		{"row zero", "a0", 15, Point{}, true},
@@ -166,7 +168,7 @@ func TestNewBoardErrors(t *testing.T) {
 		name string
 		size int
 		r    Rule
-	}{{"size 13", 13, Freestyle}, {"size 20", 20, Standard}, {"renju on 19", 19, Renju}, {"bad rule", 15, Rule(7)}} {
+	}{{"size 13", 13, Freestyle}, {"size 21", 21, Standard}, {"size 16", 16, Freestyle}, {"renju on 19", 19, Renju}, {"bad rule", 15, Rule(7)}} {
 		t.Run(tc.name, func(t *testing.T) {
 			if _, err := NewBoard(tc.size, tc.r); err == nil {
 				t.Fatal("want an error")
@@ -200,12 +202,17 @@ func TestWin(t *testing.T) {
 		{"four is not a win", Freestyle, "d8 e8 f8", "d9 e9 f9", "g8", false, 0, ""},
 		{"edge five", Freestyle, "a1 a2 a3 a4", "c1 c2 c3 c4", "a5", true, Black, "a1a2a3a4a5"},
 		{"19x19 five", Freestyle, "p19 q19 r19 s19", "p1 q1 r1 s1", "o19", true, Black, "o19p19q19r19s19"},
+		{"20x20 five", Freestyle, "q20 r20 s20 t20", "q1 r1 s1 t1", "p20", true, Black, "p20q20r20s20t20"},
+		{"20x20 edge standard six", Standard, "o20 p20 q20 s20 t20", "o1 p1 q1 s1 t1", "r20", false, 0, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			size := 15
 			if strings.Contains(tc.name, "19x19") {
 				size = 19
+			}
+			if strings.Contains(tc.name, "20x20") {
+				size = 20
 			}
 			toMove := Black
 			if strings.Contains(tc.name, "white") {

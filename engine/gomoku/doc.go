@@ -1,6 +1,6 @@
 // Package gomoku is the hall's gomoku (five in a row) engine: the rules of
-// freestyle, standard (exactly five) and renju gomoku on 15x15 or 19x19
-// boards, and an AI that searches with incremental line patterns,
+// freestyle, standard (exactly five) and renju gomoku on 15x15, 19x19 or
+// 20x20 boards, and an AI that searches with incremental line patterns,
 // threat-space search (VCF and VCT) and iterative-deepening alpha-beta.
 //
 // The package is pure: it does no I/O and starts no goroutines. A Board is a

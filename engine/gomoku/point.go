@@ -11,11 +11,11 @@ import (
 // Gomocup protocol's x,y.
 type Point struct{ X, Y int }
 
-// MinSize and MaxSize bound the board sizes NewBoard accepts; the notation
-// has letters up to "s" for 19x19.
+// MinSize and MaxSize bound the board sizes NewBoard accepts (15, 19 and
+// 20); the notation has letters up to "t" for 20x20.
 const (
 	MinSize = 15 // the standard board
-	MaxSize = 19 // the go board, the larger size offered
+	MaxSize = 20 // the Gomocup freestyle league's board (engine gomocup)
 )
 
 // String returns the point in the usual notation, e.g. "h8". Columns run

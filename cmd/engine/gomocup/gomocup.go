@@ -8,7 +8,8 @@
 // protocol defines. Commands are read on their own goroutine so that END
 // stops a search at once.
 //
-// Supported: square boards of 15 and 19 (the sizes the engine plays),
+// Supported: square boards of 15, 19 and 20 (the sizes the engine plays;
+// 20 is the Gomocup freestyle league's),
 // INFO rule 0 (freestyle), 1 (exactly five) and 4 (renju, 15x15); the
 // continuous-game bit (2) and caro (8) are reported as unsupported and
 // play continues under the closest rule. Time: each move uses at most
@@ -38,13 +39,16 @@ const (
 	// defaultTurn is the move time when no timeout_turn arrives: Gomocup's
 	// fastgame limit of 5 s per move.
 	defaultTurn = 5 * time.Second
-	// minMargin is the least time kept back per move for reading the
-	// command, printing the answer and the manager's own overhead; Rapfi
-	// keeps about 30 ms at 1 s per move, we keep more because a busy
-	// machine can hold a process off the CPU for tens of milliseconds.
-	minMargin = 60 * time.Millisecond
-	// marginFraction keeps 10% of longer turn times back as well.
-	marginFraction = 10
+	// maxMargin is the most time kept back per move for reading the
+	// command, printing the answer and the manager's own overhead. The
+	// search returns within about a millisecond of its deadline (it polls
+	// every 256 nodes); the rest covers a loaded machine holding the
+	// process off the CPU. Rapfi keeps 30 ms at any turn time.
+	maxMargin = 40 * time.Millisecond
+	// marginShare is the share of short turn times kept back instead (a
+	// fifth): at timeout_turn 50 ms the engine keeps 10 ms and searches
+	// 40 ms, where a fixed margin would leave nothing.
+	marginShare = 5
 	// movesToGo is the number of moves the remaining match time is divided
 	// by: games rarely last more than 30 more moves per side.
 	movesToGo = 25
@@ -59,9 +63,54 @@ const (
 const about = `name="boardhall", version="1.0", author="boardhall team", country="-"`
 
 // line is one input line and when it arrived (the turn clock starts then).
+// tooLong marks a line longer than maxLine: its text is dropped and the
+// session answers ERROR in its place.
 type line struct {
-	text string
-	at   time.Time
+	text    string
+	at      time.Time
+	tooLong bool
+}
+
+// maxLine bounds one command line. The longest real command is a BOARD
+// stone line or an INFO setting, tens of bytes; a megabyte is far beyond
+// any, and bounds the memory a broken or hostile manager can make us hold.
+const maxLine = 1 << 20
+
+// readLines reads in line by line and sends each line on out until the end
+// of in or ctx is done. A line longer than maxLine is skipped (read to its
+// end and dropped) and sent as tooLong, so that the session answers ERROR
+// and goes on. It returns the read error, nil at the end of in.
+func readLines(ctx context.Context, in io.Reader, out chan<- line) error {
+	r := bufio.NewReaderSize(in, 64*1024)
+	var buf []byte
+	for {
+		chunk, err := r.ReadSlice('\n')
+		tooLong := len(buf) > maxLine
+		if !tooLong {
+			buf = append(buf, chunk...)
+		}
+		if err == bufio.ErrBufferFull {
+			continue // the line goes on
+		}
+		if len(buf) > 0 || tooLong {
+			l := line{text: strings.TrimRight(string(buf), "\r\n"), at: time.Now()}
+			if len(l.text) > maxLine || tooLong {
+				l = line{at: l.at, tooLong: true}
+			}
+			select {
+			case out <- l:
+			case <-ctx.Done():
+				return nil
+			}
+		}
+		buf = buf[:0]
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
 }
 
 // session is the state of one protocol conversation.
@@ -94,16 +143,7 @@ func Run(ctx context.Context, in io.Reader, out io.Writer) error {
 	readErr := make(chan error, 1)
 	go func() {
 		defer close(lines)
-		sc := bufio.NewScanner(in)
-		sc.Buffer(make([]byte, 64*1024), 1<<20)
-		for sc.Scan() {
-			select {
-			case lines <- line{text: sc.Text(), at: time.Now()}:
-			case <-ctx.Done():
-				return
-			}
-		}
-		readErr <- sc.Err()
+		readErr <- readLines(ctx, in, lines)
 	}()
 	s := &session{
 		out:      bufio.NewWriter(out),
@@ -170,6 +210,10 @@ func (s *session) flushNotes() {
 
 // handle runs one command.
 func (s *session) handle(ctx context.Context, l line) {
+	if l.tooLong {
+		s.printf("ERROR line longer than %d bytes skipped", maxLine)
+		return
+	}
 	text := strings.TrimSpace(l.text)
 	if text == "" {
 		return
@@ -191,7 +235,7 @@ func (s *session) handle(ctx context.Context, l line) {
 	case "RECTSTART":
 		w, h, err := parseXY(arg)
 		if err != nil || w != h {
-			s.printf("ERROR only square boards of 15 or 19 are supported")
+			s.printf("ERROR only square boards of 15, 19 or 20 are supported")
 			return
 		}
 		s.start(w)
@@ -275,7 +319,7 @@ func (s *session) handle(ctx context.Context, l line) {
 func (s *session) start(n int) {
 	b, err := gomoku.NewBoard(n, s.rule)
 	if err != nil {
-		s.printf("ERROR unsupported board size %d (15 or 19; renju 15)", n)
+		s.printf("ERROR unsupported board size %d (15, 19 or 20; renju 15)", n)
 		return
 	}
 	s.board, s.size = b, n
@@ -408,6 +452,10 @@ func (s *session) readBoard(ctx context.Context, at time.Time) {
 		if !ok {
 			return
 		}
+		if l.tooLong {
+			problem = fmt.Errorf("line longer than %d bytes", maxLine)
+			continue
+		}
 		t := strings.ToUpper(strings.TrimSpace(l.text))
 		if t == "" {
 			continue
@@ -454,20 +502,80 @@ func (s *session) readBoard(ctx context.Context, at time.Time) {
 		s.printf("ERROR BOARD: %v", err)
 		return
 	}
-	for k := range black {
-		moves := []gomoku.Point{black[k]}
-		if k < len(white) {
-			moves = append(moves, white[k])
-		}
-		for _, m := range moves {
-			if err := b.Play(m); err != nil {
-				s.printf("ERROR BOARD: stone %v: %v", m, err)
-				return
-			}
-		}
+	if err := placeStones(b, black, white); err != nil {
+		s.printf("ERROR BOARD: %v", err)
+		return
 	}
 	s.board = b
 	s.think(ctx, at)
+}
+
+// placeOrderBudget bounds the orders placeStones tries. A real position
+// is placed at the first try or after a few steps back (a six-stone line
+// needs its inner stone last); the bound keeps a pathological BOARD from
+// stalling the session.
+const placeOrderBudget = 100_000
+
+// placeStones plays the stones of a BOARD block on the empty board b,
+// black and white alternating, black first. The protocol lists stones in
+// any order, so the listed order is only a first guess: the stones are
+// placed in an order in which no stone ends the game before the last (an
+// overline under exactly-five rules is five once its inner stone is
+// missing; under renju a stone must not be forbidden when it is placed).
+// The search tries each colour's stones in listed order and steps back
+// when no stone fits, so a position in move order is placed as listed.
+func placeStones(b *gomoku.Board, black, white []gomoku.Point) error {
+	for _, set := range [][]gomoku.Point{black, white} {
+		for _, p := range set {
+			if p.X < 0 || p.Y < 0 || p.X >= b.Size() || p.Y >= b.Size() {
+				return fmt.Errorf("stone %v: off the board", p)
+			}
+			if _, ok := b.At(p); ok {
+				return fmt.Errorf("stone %v: listed twice", p)
+			}
+		}
+	}
+	seen := map[gomoku.Point]bool{}
+	for _, p := range append(append([]gomoku.Point(nil), black...), white...) {
+		if seen[p] {
+			return fmt.Errorf("stone %v: listed twice", p)
+		}
+		seen[p] = true
+	}
+	left := [2][]gomoku.Point{black, white}
+	used := [2][]bool{make([]bool, len(black)), make([]bool, len(white))}
+	total := len(black) + len(white)
+	budget := placeOrderBudget
+	var place func() bool
+	place = func() bool {
+		if b.MoveCount() == total {
+			return true
+		}
+		if budget--; budget < 0 {
+			return false
+		}
+		c := b.ToMove()
+		for k, p := range left[c] {
+			if used[c][k] || b.Play(p) != nil {
+				continue
+			}
+			// Only the last stone may end the game (the manager would not
+			// ask for a move then, but the position is still placed).
+			if b.MoveCount() == total || !b.Over() {
+				used[c][k] = true
+				if place() {
+					return true
+				}
+				used[c][k] = false
+			}
+			b.Undo()
+		}
+		return false
+	}
+	if !place() {
+		return errors.New("the stones cannot be placed in any legal move order (a game that ended, or stones forbidden to black)")
+	}
+	return nil
 }
 
 // nextRaw returns the next line, for reading inside a block.
@@ -494,8 +602,13 @@ func (s *session) budget() time.Duration {
 	if s.match > 0 && s.timeLeft >= 0 {
 		t = min(t, s.timeLeft/movesToGo)
 	}
-	t -= max(minMargin, t/marginFraction)
-	return max(t, 5*time.Millisecond)
+	return t - margin(t)
+}
+
+// margin is the time kept back from a move budget of t: a fifth of short
+// budgets, at most maxMargin.
+func margin(t time.Duration) time.Duration {
+	return min(maxMargin, t/marginShare)
 }
 
 // think searches the position, plays the answer on our board and prints

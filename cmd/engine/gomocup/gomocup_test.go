@@ -8,6 +8,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/boardhall/boardhall/engine/gomoku"
 )
 
 // driver plays the manager: it sends a command and reads the answer,
@@ -101,8 +104,12 @@ func TestSessionBasics(t *testing.T) {
 	}
 	d.send("BEGIN")
 	d.expectPrefix("ERROR") // no board yet
-	d.send("START 20")
+	d.send("START 21")
 	d.expectPrefix("ERROR")
+	d.send("START 20") // the Gomocup freestyle league's board
+	d.expect("OK")
+	d.send("INFO timeout_turn 100", "BOARD", "19,19,1", "19,18,2", "DONE")
+	d.move(20)
 	d.send("START 15")
 	d.expect("OK")
 	d.send("INFO timeout_turn 300", "INFO timeout_match 0", "INFO max_memory 0", "INFO rule 0", "INFO game_type 1", "INFO folder /tmp")
@@ -159,6 +166,17 @@ func TestSessionBoard(t *testing.T) {
 		{"twice", "0", []string{"3,7,1", "3,7,2"}, "", true},
 		// Renju: black's first listed stones in order; h8 is not forbidden.
 		{"renju", "4", []string{"7,7,1", "8,8,2", "6,6,1", "9,9,2"}, "", false},
+		// Exactly five: our six in a row (an overline, no win) listed end
+		// to end; replayed as listed, the first five stones would end the
+		// game. Any order the protocol allows must be placed.
+		{"six listed in line order", "1", []string{"2,7,1", "3,7,1", "4,7,1", "5,7,1", "6,7,1", "7,7,1",
+			"2,9,2", "3,9,2", "4,9,2", "6,9,2", "7,9,2", "9,12,2", "0,0,2"}, "", false},
+		{"six listed opponent first", "1", []string{"2,11,2", "9,9,2", "3,11,2", "4,11,2", "5,11,2", "6,11,2", "7,11,2",
+			"0,0,1", "0,2,1", "0,4,1", "0,6,1", "0,8,1", "0,10,1"}, "", false},
+		// Two fives of one colour: no legal order ends the game only at
+		// the last stone.
+		{"two fives", "0", []string{"0,0,1", "1,0,1", "2,0,1", "3,0,1", "4,0,1", "0,5,1", "1,5,1", "2,5,1", "3,5,1", "4,5,1",
+			"0,9,2", "2,9,2", "4,9,2", "6,9,2", "8,9,2", "10,9,2", "12,9,2", "14,9,2", "0,12,2", "2,12,2"}, "", true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -263,6 +281,115 @@ func won(used map[[2]int]bool, x, y int) bool {
 	return false
 }
 
+// TestSessionLongLine sends a line over the 1 MiB limit: the engine
+// answers ERROR for it and goes on with the next command.
+func TestSessionLongLine(t *testing.T) {
+	d := newDriver(t)
+	d.send("START 15")
+	d.expect("OK")
+	d.send(strings.Repeat("x", maxLine+4096))
+	d.expectPrefix("ERROR line longer")
+	d.send("ABOUT")
+	d.expectPrefix(`name="boardhall"`)
+	d.send("BOARD", "7,7,2", strings.Repeat("7", 3*maxLine/2), "DONE")
+	d.expectPrefix("ERROR BOARD")
+	d.send("INFO timeout_turn 50", "BEGIN")
+	d.move(15)
+}
+
+// TestBudget checks the time per move: the margin scales with short turn
+// times and is capped for long ones; the match clock's share applies.
+func TestBudget(t *testing.T) {
+	ms := time.Millisecond
+	tests := []struct {
+		name                  string
+		turn, match, timeLeft time.Duration
+		want                  time.Duration
+	}{
+		{"50 ms turn keeps a fifth", 50 * ms, 0, -1, 40 * ms},
+		{"100 ms turn", 100 * ms, 0, -1, 80 * ms},
+		{"1 s turn keeps 40 ms", 1000 * ms, 0, -1, 960 * ms},
+		{"5 s turn", 5000 * ms, 0, -1, 4960 * ms},
+		{"as fast as possible", 0, 0, -1, fastMove},
+		{"match clock share", 5000 * ms, 100_000 * ms, 25_000 * ms, 960 * ms},
+		{"unlimited match", 1000 * ms, 0, 25_000 * ms, 960 * ms},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := &session{turn: tc.turn, match: tc.match, timeLeft: tc.timeLeft}
+			if got := s.budget(); got != tc.want {
+				t.Fatalf("budget = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestPlaceStones checks the BOARD placement against the listed order.
+func TestPlaceStones(t *testing.T) {
+	pts := func(s string) []gomoku.Point {
+		ps, err := gomoku.ParseRecord(s, 15)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ps
+	}
+	tests := []struct {
+		name         string
+		rule         gomoku.Rule
+		black, white string
+		ok           bool
+	}{
+		{"move order", gomoku.Freestyle, "h8 i9", "h9 a1", true},
+		{"standard six, ends listed first", gomoku.Standard, "c8 h8 d8 e8 f8 g8", "c10 d10 e10 g10 h10 o15", true},
+		{"standard six, white", gomoku.Standard, "a1 a3 a5 a7 a9 a11", "c8 d8 e8 f8 g8 h8", true},
+		{"freestyle five is the last stone", gomoku.Freestyle, "c8 d8 e8 f8 g8", "a1 a3 a5 a7", true},
+		{"freestyle six, inner stone last", gomoku.Freestyle, "c8 d8 e8 f8 g8 h8", "a1 a3 a5 a7 a9", true},
+		{"two fives cannot be placed", gomoku.Freestyle, "c8 d8 e8 f8 g8 c4 d4 e4 f4 g4", "a1 a3 a5 a7 a9 a11 a13 o1 o3 o5", false},
+		{"renju forbidden only in listed order", gomoku.Renju, "h8 j8 i9 i10", "a1 a3 a5 o15", true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			b, _ := gomoku.NewBoard(15, tc.rule)
+			err := placeStones(b, pts(tc.black), pts(tc.white))
+			if (err == nil) != tc.ok {
+				t.Fatalf("placeStones: %v, want ok %v", err, tc.ok)
+			}
+			if err == nil && b.MoveCount() != len(pts(tc.black))+len(pts(tc.white)) {
+				t.Fatalf("%d stones placed", b.MoveCount())
+			}
+		})
+	}
+}
+
+func FuzzPlaceStones(f *testing.F) {
+	f.Add("c8h8d8e8f8g8", "c10d10e10g10h10o15", uint8(1))
+	f.Add("h8i9", "h9a1", uint8(0))
+	f.Add("h8j8i9i10", "a1a3a5o15", uint8(2))
+	f.Fuzz(func(t *testing.T, black, white string, rule uint8) {
+		bs, err1 := gomoku.ParseRecord(black, 15)
+		ws, err2 := gomoku.ParseRecord(white, 15)
+		if err1 != nil || err2 != nil || len(bs)+len(ws) > 40 || (len(bs) != len(ws) && len(bs) != len(ws)+1) {
+			return
+		}
+		b, _ := gomoku.NewBoard(15, gomoku.Rule(rule%3))
+		if err := placeStones(b, bs, ws); err != nil {
+			return
+		}
+		// Placed: every listed stone is there with its colour, and only
+		// the last stone may have ended the game.
+		for c, set := range [][]gomoku.Point{bs, ws} {
+			for _, p := range set {
+				if got, ok := b.At(p); !ok || got != gomoku.Color(c) {
+					t.Fatalf("%v: want colour %d", p, c)
+				}
+			}
+		}
+		if b.MoveCount() != len(bs)+len(ws) {
+			t.Fatalf("%d stones placed of %d", b.MoveCount(), len(bs)+len(ws))
+		}
+	})
+}
+
 func TestScoreText(t *testing.T) {
 	for _, tc := range []struct {
 		in   int
@@ -279,6 +406,7 @@ func FuzzSession(f *testing.F) {
 	f.Add("BOARD\n1,1,1\nDONE\nTAKEBACK 1,1\n")
 	f.Add("START 19\nINFO rule 4\nRECTSTART 3,3\nABOUT\nPLAY 0,0\n")
 	f.Add("START 15\nINFO timeout_turn 0\nBOARD\n7,7,2\nDONE\nSWAP2BOARD\nDONE\n")
+	f.Add("START 20\nINFO rule 1\nBOARD\n2,7,1\n3,7,1\n4,7,1\n5,7,1\n6,7,1\n7,7,1\n2,9,2\n3,9,2\n4,9,2\n6,9,2\n7,9,2\n9,12,2\n0,0,2\nDONE\n")
 	f.Fuzz(func(t *testing.T, script string) {
 		if len(script) > 2000 {
 			return

@@ -2,6 +2,7 @@ package match
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -227,6 +228,118 @@ func TestMatchLadder(t *testing.T) {
 			t.Errorf("%v: level %d does not clearly beat level %d", res, lvl, lvl-1)
 		}
 	}
+}
+
+// TestMatchGomocup plays our engine against any Gomocup program
+// (GOMOKU_MATCH=gomocup), each Piskvork opening with both colours, the
+// match's Board refereeing every move under the rule (renju included).
+// Settings:
+//
+//	GOMOKU_OPPONENT        the program and its arguments (required)
+//	GOMOKU_OPPONENT_INIT   lines sent after the INFO lines, ";"-separated
+//	                       (Rapfi: "INFO THREAD_NUM 1")
+//	GOMOKU_OPPONENT_PAUSE  ms to wait after each of its answers (Rapfi: 20)
+//	GOMOKU_OPPONENT_MOVETIME  its timeout_turn in ms (default: ours)
+//	GOMOKU_OURS            our engine as a Gomocup program (e.g. "engine
+//	                       gomocup", a built binary); empty: in process,
+//	                       level 6 with GOMOKU_MOVETIME as its deadline
+//	GOMOKU_MOVETIME        our time per move in ms (default 1000)
+//	GOMOKU_RULE            freestyle (default), standard or renju
+//	GOMOKU_FROM, GOMOKU_TO, GOMOKU_OPENINGS  as for TestMatchSeed, within
+//	                       the 40 Piskvork openings that fit 15x15
+//
+// It asserts nothing about the score: it is the measurement behind
+// docs/benchmarks.md, and the project's tests never need the program.
+func TestMatchGomocup(t *testing.T) {
+	if os.Getenv("GOMOKU_MATCH") != "gomocup" {
+		t.Skip("set GOMOKU_MATCH=gomocup and GOMOKU_OPPONENT to play a Gomocup program")
+	}
+	opp := strings.Fields(os.Getenv("GOMOKU_OPPONENT"))
+	if len(opp) == 0 {
+		t.Fatal("GOMOKU_OPPONENT: the Gomocup program to play against")
+	}
+	var piskvork []Opening
+	for _, o := range loadOpenings(t, 15) {
+		if strings.HasPrefix(o.Name, "piskvork/") {
+			piskvork = append(piskvork, o)
+		}
+	}
+	open := selectOpenings(t, piskvork)
+	rule := gomoku.Freestyle
+	if v := os.Getenv("GOMOKU_RULE"); v != "" {
+		var err error
+		if rule, err = gomoku.ParseRule(v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ours := time.Duration(envInt("GOMOKU_MOVETIME", 1000)) * time.Millisecond
+	theirs := time.Duration(envInt("GOMOKU_OPPONENT_MOVETIME", int(ours.Milliseconds()))) * time.Millisecond
+	var oursDepth, theirDepth depthStats
+	b := &Gomocup{
+		Path: opp[0], Args: opp[1:], MoveTime: theirs,
+		Pause:    time.Duration(envInt("GOMOKU_OPPONENT_PAUSE", 0)) * time.Millisecond,
+		Messages: theirDepth.add,
+	}
+	b.Label = b.Name() + "-" + theirs.String()
+	if v := os.Getenv("GOMOKU_OPPONENT_INIT"); v != "" {
+		b.Init = strings.Split(v, ";")
+	}
+	defer b.Close()
+	var a Player = &Engine{Level: gomoku.MaxLevel, MoveTime: ours, Label: "level6-" + ours.String()}
+	var aProg *Gomocup
+	if f := strings.Fields(os.Getenv("GOMOKU_OURS")); len(f) > 0 {
+		aProg = &Gomocup{Path: f[0], Args: f[1:], MoveTime: ours, Messages: oursDepth.add}
+		aProg.Label = aProg.Name() + "-" + ours.String()
+		defer aProg.Close()
+		a = aProg
+	}
+	res, err := Run(context.Background(), Config{
+		A: a, B: b, Size: 15, Rule: rule, Openings: open,
+		Log: func(s string) { t.Log(s) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Log(rule, res)
+	tb := b.Timing()
+	t.Logf("%s: %d moves, mean %v, max %v per move; %s", b.Name(), tb.Moves, tb.Mean().Round(time.Millisecond), tb.Max.Round(time.Millisecond), theirDepth)
+	if aProg != nil {
+		ta := aProg.Timing()
+		t.Logf("%s: %d moves, mean %v, max %v per move; %s", aProg.Name(), ta.Moves, ta.Mean().Round(time.Millisecond), ta.Max.Round(time.Millisecond), oursDepth)
+	}
+}
+
+// depthStats averages the depth Gomocup programs report in their MESSAGE
+// lines ("depth 9 |" for ours, "Depth 19-31 |" for Rapfi).
+type depthStats struct {
+	n, sum, max int
+}
+
+func (d *depthStats) add(msg string) {
+	low := strings.ToLower(msg)
+	i := strings.Index(low, "depth ")
+	if i < 0 {
+		return
+	}
+	rest := low[i+len("depth "):]
+	j := 0
+	for j < len(rest) && rest[j] >= '0' && rest[j] <= '9' {
+		j++
+	}
+	v, err := strconv.Atoi(rest[:j])
+	if err != nil {
+		return
+	}
+	d.n++
+	d.sum += v
+	d.max = max(d.max, v)
+}
+
+func (d depthStats) String() string {
+	if d.n == 0 {
+		return "no depth reported"
+	}
+	return fmt.Sprintf("depth mean %.1f, max %d over %d reports", float64(d.sum)/float64(d.n), d.max, d.n)
 }
 
 func FuzzParseOpenings(f *testing.F) {
