@@ -203,8 +203,15 @@ func (e *Engine) Search(ctx context.Context, p Position, lim Limits) (Result, er
 	var res Result
 	have := false
 	for d := 1; d <= midDepth; d++ {
-		score := e.searchRoot(p.me, p.opp, root, d, have)
+		score, partial := e.searchRoot(p.me, p.opp, root, d, have)
 		if e.aborted {
+			if have && partial >= 0 && partial != int(res.Best) {
+				// The deadline cut this iteration after it had
+				// proved a move better than the last iteration's
+				// best: play it (the time spent on it is not
+				// thrown away).
+				res = Result{Depth: d - 1, Best: Square(partial), Centi: score, Score: roundDiscs(score), PV: []Square{Square(partial)}}
+			}
 			break
 		}
 		have = true
@@ -265,9 +272,11 @@ func (e *Engine) poll() {
 }
 
 // searchRoot searches every root move to depth and sorts root so that the
-// best comes first; it returns the best score. ordered says whether root is
-// already sorted by an earlier iteration.
-func (e *Engine) searchRoot(me, opp uint64, root []rootMove, depth int, ordered bool) int {
+// best comes first; it returns the best score and move. ordered says whether
+// root is already sorted by an earlier iteration. If the search is aborted,
+// the move returned is the best of the moves searched completely (-1 if
+// none was), and the score its score.
+func (e *Engine) searchRoot(me, opp uint64, root []rootMove, depth int, ordered bool) (int, int) {
 	if !ordered {
 		for i := range root {
 			sq := root[i].sq
@@ -277,7 +286,7 @@ func (e *Engine) searchRoot(me, opp uint64, root []rootMove, depth int, ordered 
 		sortRoot(root)
 	}
 	alpha, beta := -infinity, infinity
-	best := -infinity
+	best, bestSq := -infinity, -1
 	for i := range root {
 		sq := root[i].sq
 		f := flips(me, opp, sq)
@@ -292,10 +301,10 @@ func (e *Engine) searchRoot(me, opp uint64, root []rootMove, depth int, ordered 
 			}
 		}
 		if e.aborted {
-			return best
+			return best, bestSq
 		}
 		if v > best {
-			best = v
+			best, bestSq = v, sq
 			if v > alpha {
 				alpha = v
 			}
@@ -306,7 +315,7 @@ func (e *Engine) searchRoot(me, opp uint64, root []rootMove, depth int, ordered 
 	}
 	sortRoot(root)
 	e.mid.store(me, opp, depth, -infinity, infinity, best, root[0].sq)
-	return best
+	return best, bestSq
 }
 
 // sortRoot orders root moves by score, best first (stable).

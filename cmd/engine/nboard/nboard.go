@@ -42,6 +42,7 @@ package nboard
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -66,6 +67,46 @@ const defaultDepth = 12
 // 2 KB, so 64 KiB leaves room for long tags while refusing runaway input.
 const maxLineBytes = 64 << 10
 
+// inputLine is one line of input, or the news that a line longer than
+// maxLineBytes was skipped.
+type inputLine struct {
+	text    string
+	tooLong bool
+}
+
+// readLine reads one line (without its end) of at most max bytes. A longer
+// line is read to its end and dropped: the result says tooLong, and the
+// next call starts on the next line. A last line without an end counts.
+func readLine(br *bufio.Reader, max int) (inputLine, error) {
+	var buf []byte
+	tooLong := false
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if !tooLong {
+			buf = append(buf, chunk...)
+			if len(bytes.TrimRight(buf, "\r\n")) > max {
+				tooLong, buf = true, nil
+			}
+		}
+		switch {
+		case err == nil:
+			if tooLong {
+				return inputLine{tooLong: true}, nil
+			}
+			return inputLine{text: string(bytes.TrimRight(buf, "\r\n"))}, nil
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		case errors.Is(err, io.EOF) && (len(buf) > 0 || tooLong):
+			if tooLong {
+				return inputLine{tooLong: true}, nil
+			}
+			return inputLine{text: string(bytes.TrimRight(buf, "\r\n"))}, nil
+		default:
+			return inputLine{}, err
+		}
+	}
+}
+
 // Run reads NBoard commands from in and writes replies to out until "quit",
 // the end of input, or ctx ends. It returns nil on a normal end.
 func Run(ctx context.Context, in io.Reader, out io.Writer) error {
@@ -75,24 +116,30 @@ func Run(ctx context.Context, in io.Reader, out io.Writer) error {
 		pos:    reversi.Start(),
 		depth:  defaultDepth,
 	}
-	lines := make(chan string)
+	lines := make(chan inputLine)
 	readErr := make(chan error, 1)
 	readCtx, stopReading := context.WithCancel(ctx)
 	defer stopReading()
 	go func() {
 		// The only reader of in; it ends with the input or when Run
 		// returns (stopReading), never blocking on a gone receiver.
-		sc := bufio.NewScanner(in)
-		sc.Buffer(make([]byte, 4096), maxLineBytes)
-		for sc.Scan() {
+		br := bufio.NewReaderSize(in, 4096)
+		for {
+			l, err := readLine(br, maxLineBytes)
+			if err != nil {
+				if errors.Is(err, io.EOF) {
+					err = nil
+				}
+				readErr <- err
+				close(lines)
+				return
+			}
 			select {
-			case lines <- sc.Text():
+			case lines <- l:
 			case <-readCtx.Done():
 				return
 			}
 		}
-		readErr <- sc.Err()
-		close(lines)
 	}()
 
 	var (
@@ -123,7 +170,11 @@ func Run(ctx context.Context, in io.Reader, out io.Writer) error {
 					eof, lines = true, nil
 					continue
 				}
-				line = l
+				if l.tooLong {
+					s.out.printf("status error: a line of more than %d bytes was skipped", maxLineBytes)
+					continue
+				}
+				line = l.text
 			}
 		}
 		cmd := strings.Fields(line)
@@ -318,7 +369,20 @@ func (s *session) startSearch(ctx context.Context, n int, isGo bool) {
 				return
 			}
 			lim := reversi.Limits{Level: levelForDepth(depth), Depth: depth, Progress: progress, Exclude: excluded}
-			res, err := engine.Search(sctx, pos, lim)
+			searched := pos
+			if pos.MustPass() {
+				// The pass is forced, but its eval is the position's:
+				// search the opponent's reply and turn the score round
+				// (exact at depth 60, as any other move's).
+				searched, _ = pos.PlayPass()
+				lim.Exclude = nil
+			}
+			res, err := engine.Search(sctx, searched, lim)
+			if searched != pos && err == nil {
+				res.Centi, res.Score = -res.Centi, -res.Score
+				res.PV = append([]reversi.Square{reversi.Pass}, res.PV...)
+				res.Best = reversi.Pass
+			}
 			if err != nil {
 				if !errors.Is(err, context.Canceled) && sctx.Err() == nil && len(excluded) < len(pos.LegalMoves()) {
 					out.printf("status error: %v", err)

@@ -1,6 +1,7 @@
 package nboard
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"io"
@@ -210,7 +211,7 @@ func TestForcedPassAndFinishedGame(t *testing.T) {
 		game string
 		want string
 	}{
-		{"pass", pass, "=== pa"},
+		{"pass", pass, "=== pa -64.00"}, // black takes c1 and every disc
 		{"finished game", over, "status error: the game is over"},
 	}
 	for _, tc := range tests {
@@ -415,4 +416,111 @@ func FuzzSession(f *testing.F) {
 			t.Fatal(err)
 		}
 	})
+}
+
+func TestForcedPassExactScore(t *testing.T) {
+	// A forced pass with empties left, found by the engine playing itself
+	// at level 1: at "set depth 60" the pass's eval is the proven score of
+	// the position, not 0.
+	e := reversi.NewEngine()
+	var (
+		p     reversi.Position
+		moves []reversi.Square
+	)
+	for seed := int64(1); seed < 500; seed++ {
+		p, moves = reversi.Start(), nil
+		for !p.GameOver() && !(p.MustPass() && p.Empties() >= 4) {
+			if p.MustPass() {
+				p, _ = p.PlayPass()
+				moves = append(moves, reversi.Pass)
+				continue
+			}
+			r, err := e.Search(context.Background(), p, reversi.Limits{Level: 1, Seed: seed})
+			if err != nil {
+				t.Fatal(err)
+			}
+			moves = append(moves, r.Best)
+			p, _ = p.Play(r.Best)
+		}
+		if !p.GameOver() {
+			break
+		}
+	}
+	if !p.MustPass() || p.GameOver() {
+		t.Fatal("no forced pass found")
+	}
+	passed, _ := p.PlayPass()
+	reply, err := reversi.NewEngine().Search(context.Background(), passed, reversi.Limits{Depth: 60})
+	if err != nil || !reply.Exact {
+		t.Fatalf("engine: %+v %v", reply, err)
+	}
+	want := fmt.Sprintf("=== pa %.2f", float64(-reply.Score))
+	s := startSession(t)
+	s.send("set depth 60")
+	s.send("set game %s", ggf(reversi.FormatTranscript(moves)))
+	s.send("go")
+	if l, _ := s.expect("=== "); !strings.HasPrefix(l, want) {
+		t.Errorf("got %q, want %q (%d empties)", l, want, p.Empties())
+	}
+	s.send("hint 1")
+	if l, _ := s.expect("search "); !strings.HasPrefix(strings.ToLower(l), "search pa") || !strings.Contains(l, fmt.Sprintf(" %.2f 0 60", float64(-reply.Score))) {
+		t.Errorf("hint: got %q, want the pass first and the exact eval %d", l, -reply.Score)
+	}
+	s.quit()
+}
+
+func TestLongLineSkipped(t *testing.T) {
+	tests := []struct {
+		name string
+		line string
+	}{
+		{"just over the limit", strings.Repeat("x", maxLineBytes+1)},
+		{"a megabyte", "set game " + strings.Repeat("(;", 1<<19)},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := startSession(t)
+			s.send("%s", tc.line)
+			s.send("ping 1")
+			l, skipped := s.expect("pong 1")
+			if l != "pong 1" || len(skipped) != 1 || !strings.HasPrefix(skipped[0], "status error: a line of more than") {
+				t.Errorf("got %q then %q, want one error then pong 1", skipped, l)
+			}
+			// The session goes on: a normal command still works.
+			s.send("set depth 2")
+			s.expect("set myname Boardhall2")
+			s.quit()
+		})
+	}
+}
+
+func TestReadLine(t *testing.T) {
+	const max = 8
+	tests := []struct {
+		name string
+		in   string
+		want []inputLine
+	}{
+		{"short lines", "ab\ncd\r\n", []inputLine{{text: "ab"}, {text: "cd"}}},
+		{"exactly max", "12345678\nx\n", []inputLine{{text: "12345678"}, {text: "x"}}},
+		{"over max", "123456789\nx\n", []inputLine{{tooLong: true}, {text: "x"}}},
+		{"no final newline", "ab", []inputLine{{text: "ab"}}},
+		{"long without newline", "123456789012", []inputLine{{tooLong: true}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			br := bufio.NewReaderSize(strings.NewReader(tc.in), 16)
+			var got []inputLine
+			for {
+				l, err := readLine(br, max)
+				if err != nil {
+					break
+				}
+				got = append(got, l)
+			}
+			if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+				t.Errorf("got %v, want %v", got, tc.want)
+			}
+		})
+	}
 }
