@@ -239,11 +239,11 @@ func (c *conn) handle(data []byte) {
 	ctx, cancel := context.WithTimeout(context.Background(), c.hub.cfg.CommandTimeout)
 	defer cancel()
 	switch m.Type {
-	case "ping":
+	case typePing:
 		c.reply(pongMsg{Type: "pong", ID: m.ID})
-	case "join":
+	case typeJoin:
 		c.join(ctx, m)
-	case "leave":
+	case typeLeave:
 		if _, ok := c.rooms.token(m.Room); ok {
 			c.hub.svc.Leave(ctx, m.Room, c)
 			c.rooms.remove(m.Room)
@@ -267,21 +267,16 @@ func (c *conn) join(ctx context.Context, m ClientMessage) {
 	c.rooms.set(m.Room, m.Token)
 }
 
-// commands maps the protocol's command types to the rooms' commands.
-var commands = map[string]rooms.CommandKind{
-	"sit": rooms.CmdSit, "stand": rooms.CmdStand, "move": rooms.CmdMove, "undo": rooms.CmdUndo,
-	"undo_reply": rooms.CmdUndoReply, "resign": rooms.CmdResign, "rematch": rooms.CmdRematch,
-	"set_seat": rooms.CmdSetSeat, "switch": rooms.CmdSwitch,
-}
-
+// command carries out a room command (a type DecodeMessage has checked).
 func (c *conn) command(ctx context.Context, m ClientMessage) {
 	token, joined := c.rooms.token(m.Room)
 	if !joined {
 		c.fail(m.ID, m.Room, "not_joined", "join the room first")
 		return
 	}
-	cmd := rooms.Command{Kind: commands[m.Type], Token: token, Move: m.Move, At: m.At,
-		Seat: rooms.Side(m.Seat), Name: m.Name, Seat2: rooms.SeatKind(m.Kind), Level: m.Level}
+	kind, _ := rooms.ParseCommandKind(m.Type)
+	cmd := rooms.Command{Kind: kind, Token: token, Move: m.Move, At: m.At,
+		Seat: rooms.Side(m.Seat), Name: m.Name, Occupant: rooms.SeatKind(m.Kind), Level: m.Level}
 	if m.Accept != nil {
 		cmd.Accept = *m.Accept
 	}
@@ -290,12 +285,12 @@ func (c *conn) command(ctx context.Context, m ClientMessage) {
 		c.failErr(m.ID, m.Room, err)
 		return
 	}
-	switch m.Type {
-	case "sit":
+	switch kind {
+	case rooms.CmdSit:
 		c.rooms.set(m.Room, rep.Token)
 		c.reply(seatedMsg{Type: "seated", ID: m.ID, Room: m.Room, Seat: string(rep.Seat), Token: rep.Token})
 		return
-	case "stand":
+	case rooms.CmdStand:
 		c.rooms.set(m.Room, "")
 	}
 	c.reply(ackMsg{Type: "ack", ID: m.ID, Room: m.Room, Seq: rep.Seq})

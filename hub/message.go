@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"github.com/boardhall/boardhall/rooms"
 )
 
 // ClientMessage is any message a client sends (docs/protocol.md): one flat shape, since
@@ -28,10 +30,21 @@ type ClientMessage struct {
 // shorter, so anything longer is garbage and refused before it reaches a room.
 const maxFieldLen = 128
 
-// The message types a client may send.
-var clientTypes = map[string]bool{
-	"join": true, "leave": true, "sit": true, "stand": true, "move": true, "undo": true,
-	"undo_reply": true, "resign": true, "rematch": true, "set_seat": true, "switch": true, "ping": true,
+// The message types the hub answers itself; every other type a client may send is a
+// room command (rooms.ParseCommandKind).
+const (
+	typeJoin  = "join"
+	typeLeave = "leave"
+	typePing  = "ping"
+)
+
+// knownType reports whether a client may send a message of type t.
+func knownType(t string) bool {
+	if t == typeJoin || t == typeLeave || t == typePing {
+		return true
+	}
+	_, ok := rooms.ParseCommandKind(t)
+	return ok
 }
 
 // errUnknownType marks a well-formed message of a type the server does not know.
@@ -57,13 +70,13 @@ func DecodeMessage(data []byte) (ClientMessage, error) {
 	if m.Type == "" {
 		return ClientMessage{ID: m.ID}, errors.New("missing type")
 	}
-	if !clientTypes[m.Type] {
+	if !knownType(m.Type) {
 		return ClientMessage{ID: m.ID, Room: m.Room}, fmt.Errorf("%w %q", errUnknownType, m.Type)
 	}
-	if m.Type != "ping" && m.Room == "" {
+	if m.Type != typePing && m.Room == "" {
 		return ClientMessage{ID: m.ID}, fmt.Errorf("%s needs a room", m.Type)
 	}
-	if m.Type == "undo_reply" && m.Accept == nil {
+	if m.Type == string(rooms.CmdUndoReply) && m.Accept == nil {
 		return ClientMessage{ID: m.ID, Room: m.Room}, errors.New("undo_reply needs accept: true or false")
 	}
 	return m, nil

@@ -67,7 +67,7 @@ func FuzzDecodeMessage(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if !clientTypes[m.Type] {
+		if !knownType(m.Type) {
 			t.Fatalf("accepted unknown type %q", m.Type)
 		}
 		if m.Type != "ping" && m.Room == "" {

@@ -8,13 +8,15 @@ import (
 
 // Analysis is an engine's judgement of every position of a room's current game, for the
 // evaluation graph: Evals[i] is the score after i plies, from black's point of view
-// (Reversi: discs; Gomoku: engine units, |score| >= 10000 a forced win).
+// (Reversi: discs; Gomoku: engine units, |score| >= WinScore a forced win).
 type Analysis struct {
 	Room    string `json:"room"`
 	Version int64  `json:"version"`
 	GameNo  int    `json:"gameNo"`
 	Level   int    `json:"level"`
 	Evals   []int  `json:"evals"`
+	// WinScore is the game's forced-win score (GameInfo.WinScore), 0 for none.
+	WinScore int `json:"winScore,omitempty"`
 }
 
 // Analysis cost: a shallow search per position is enough to draw the course of a game,
@@ -24,15 +26,10 @@ const (
 	analysisCacheMx = 512 // analyses kept, newest versions of the most recent rooms
 )
 
-// analysisLevels are the engines' lowest levels without deliberate randomness: the same
-// position always gets the same score.
-var analysisLevels = map[string]int{"reversi": 4, "gomoku": 5}
-
-// analyzer runs analyses one at a time per node, on engines of its own (not the bot
-// pool's), and remembers the latest analysis of each room.
+// analyzer runs analyses one at a time per node and remembers the latest analysis of
+// each room.
 type analyzer struct {
-	turn    chan struct{} // a token: held while analysing
-	engines map[string]Searcher
+	turn chan struct{} // a token: held while analysing
 
 	mu    sync.Mutex
 	cache map[string]analysisEntry
@@ -45,7 +42,7 @@ type analysisEntry struct {
 }
 
 func newAnalyzer() *analyzer {
-	a := &analyzer{turn: make(chan struct{}, 1), engines: map[string]Searcher{}, cache: map[string]analysisEntry{}}
+	a := &analyzer{turn: make(chan struct{}, 1), cache: map[string]analysisEntry{}}
 	a.turn <- struct{}{}
 	return a
 }
@@ -58,7 +55,11 @@ func (s *Service) Analyze(ctx context.Context, id string) (Analysis, error) {
 	if err != nil {
 		return Analysis{}, err
 	}
-	st, err := Replay(meta, events)
+	st, _, err := replayLog(meta, events)
+	if err != nil {
+		return Analysis{}, err
+	}
+	kind, err := kindOf(meta.Game)
 	if err != nil {
 		return Analysis{}, err
 	}
@@ -66,7 +67,7 @@ func (s *Service) Analyze(ctx context.Context, id string) (Analysis, error) {
 	a.mu.Lock()
 	cached, ok := a.cache[id]
 	a.mu.Unlock()
-	if ok && cached.Version == st.Version {
+	if ok && cached.Version == st.version {
 		return cached.Analysis, nil
 	}
 	select {
@@ -76,7 +77,8 @@ func (s *Service) Analyze(ctx context.Context, id string) (Analysis, error) {
 	}
 	defer func() { a.turn <- struct{}{} }()
 
-	out := Analysis{Room: id, Version: st.Version, GameNo: st.GameNo, Level: analysisLevels[meta.Game]}
+	out := Analysis{Room: id, Version: st.version, GameNo: st.gameNo, Level: kind.analysisLevel,
+		WinScore: kind.info.WinScore}
 	plies := make([]string, len(st.plies))
 	for i, p := range st.plies {
 		plies[i] = p.move
@@ -84,12 +86,12 @@ func (s *Service) Analyze(ctx context.Context, id string) (Analysis, error) {
 	// Positions the earlier analysis judged are judged already: the position after i
 	// plies is the same if the first i plies are.
 	same := 0
-	if ok && cached.GameNo == st.GameNo {
+	if ok && cached.GameNo == st.gameNo {
 		for same < len(plies) && same < len(cached.plies) && plies[same] == cached.plies[same] {
 			same++
 		}
 	}
-	g, err := newGame(meta)
+	g, err := kind.start(meta)
 	if err != nil {
 		return Analysis{}, err
 	}
@@ -97,9 +99,9 @@ func (s *Service) Analyze(ctx context.Context, id string) (Analysis, error) {
 		if i > 0 {
 			p := st.plies[i-1]
 			if p.move == "pass" {
-				err = g.Pass()
+				err = g.pass()
 			} else {
-				_, err = g.Play(p.move)
+				_, err = g.play(p.move)
 			}
 			if err != nil {
 				return Analysis{}, err
@@ -109,7 +111,7 @@ func (s *Service) Analyze(ctx context.Context, id string) (Analysis, error) {
 			out.Evals = append(out.Evals, cached.Evals[i])
 			continue
 		}
-		score, err := a.evaluate(ctx, meta.Game, g)
+		score, err := kind.evaluate(ctx, g)
 		if err != nil {
 			return Analysis{}, err
 		}
@@ -127,41 +129,64 @@ func (s *Service) Analyze(ctx context.Context, id string) (Analysis, error) {
 	return out, nil
 }
 
-// evaluate scores one position from black's view.
-func (a *analyzer) evaluate(ctx context.Context, game string, g Game) (int, error) {
-	if g.Over() {
-		r := g.Result()
-		win := 10000
-		if game == "reversi" {
-			win = r.Margin
+// evaluate scores one position from black's view on the graph's scale: a finished game
+// scores its margin (Reversi) or the forced-win score (Gomoku); a search's proof of a win
+// scores the forced-win score, and its estimates stay below it.
+func (k *gameKind) evaluate(ctx context.Context, g position) (int, error) {
+	win := k.info.WinScore
+	black := func(score int, toMove Side) int {
+		if toMove == White {
+			return -score
+		}
+		return score
+	}
+	if g.over() {
+		r := g.result()
+		margin := r.Margin
+		if win > 0 {
+			margin = win
 		}
 		switch r.Winner {
 		case Black:
-			return win, nil
+			return margin, nil
 		case White:
-			return -win, nil
+			return -margin, nil
 		}
 		return 0, nil
 	}
-	if g.MustPass() {
-		g = g.Clone()
-		if err := g.Pass(); err != nil {
+	if g.mustPass() {
+		g = g.clone()
+		if err := g.pass(); err != nil {
 			return 0, err
 		}
 	}
-	eng := a.engines[game]
-	if eng == nil {
-		eng = searcherFactories[game]()
-		a.engines[game] = eng
-	}
 	sctx, cancel := context.WithTimeout(ctx, analysisPerPos)
 	defer cancel()
-	res, err := eng.Search(sctx, g.Clone(), analysisLevels[game], nil)
+	res, err := g.clone().search(sctx, k.analysisLevel, nil)
 	if err != nil {
 		return 0, err
 	}
-	if g.ToMove() == White {
-		return -res.Score, nil
+	score := res.Score
+	if win > 0 {
+		switch {
+		case res.Exact:
+			score = win * sign(score)
+		case score >= win:
+			score = win - 1
+		case score <= -win:
+			score = -(win - 1)
+		}
 	}
-	return res.Score, nil
+	return black(score, g.toMove()), nil
+}
+
+// sign is -1, 0 or 1.
+func sign(x int) int {
+	switch {
+	case x > 0:
+		return 1
+	case x < 0:
+		return -1
+	}
+	return 0
 }

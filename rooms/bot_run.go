@@ -5,6 +5,14 @@ import (
 	"time"
 )
 
+// botRun is a bot search in progress on this node.
+type botRun struct {
+	version int64
+	side    Side
+	cancel  context.CancelFunc
+	started time.Time
+}
+
 // botLeaseKey names the lease on a room's bot search: whoever holds it searches.
 func botLeaseKey(room string) string { return "bot:" + room }
 
@@ -16,11 +24,11 @@ const thinkingEvery = 150 * time.Millisecond
 // event made moot and starts one when a bot is to move and this node can claim it.
 // Called on the room goroutine after every change.
 func (r *liveRoom) checkBot() {
-	if r.state == nil || r.svc.ctx.Err() != nil {
+	if r.state == nil || r.node.ctx.Err() != nil {
 		return
 	}
-	side, level, toMove := r.state.BotToMove()
-	if r.bot != nil && (!toMove || r.bot.version != r.state.Version || r.bot.side != side) {
+	side, level, toMove := r.state.botToMove()
+	if r.bot != nil && (!toMove || r.bot.version != r.state.version || r.bot.side != side) {
 		r.bot.cancel() // undo, a seat change or another node's move made it moot
 		r.bot = nil
 		if !toMove {
@@ -34,13 +42,13 @@ func (r *liveRoom) checkBot() {
 		r.botRetry.Stop()
 		r.botRetry = nil
 	}
-	ctx, cancel := context.WithTimeout(r.svc.ctx, backendTimeout)
-	owned, err := r.svc.broker.Claim(ctx, botLeaseKey(r.id), r.svc.cfg.Node, r.svc.cfg.BotLease)
+	ctx, cancel := backendContext(r.node.ctx)
+	owned, err := r.node.broker.Claim(ctx, botLeaseKey(r.id), r.node.name, r.node.cfg.BotLease)
 	cancel()
 	if err != nil || !owned {
 		// Another node is searching (or the broker is down): look again later; if that
 		// node dies its lease lapses and this node takes over.
-		r.retryBotLater(r.svc.cfg.BotLease / 2)
+		r.retryBotLater(r.node.cfg.BotLease / 2)
 		return
 	}
 	r.startBot(side, level)
@@ -60,67 +68,59 @@ func (r *liveRoom) retryBotLater(d time.Duration) {
 }
 
 func (r *liveRoom) releaseLease() {
-	ctx, cancel := context.WithTimeout(context.Background(), backendTimeout)
+	// Also called while stopping, when the node's context may be cancelled already.
+	ctx, cancel := backendContext(context.Background())
 	defer cancel()
-	r.svc.broker.Release(ctx, botLeaseKey(r.id), r.svc.cfg.Node)
+	r.node.broker.Release(ctx, botLeaseKey(r.id), r.node.name)
 }
 
 // startBot queues the search for side at level on the bot pool.
 func (r *liveRoom) startBot(side Side, level int) {
-	cfg := r.svc.cfg
-	ctx, cancel := context.WithTimeout(r.svc.ctx, cfg.BotMoveTime)
-	run := &botRun{version: r.state.Version, side: side, cancel: cancel, started: time.Now()}
+	n := r.node
+	ctx, cancel := context.WithTimeout(n.ctx, n.cfg.BotMoveTime)
+	run := &botRun{version: r.state.version, side: side, cancel: cancel, started: time.Now()}
 	r.bot = run
-	game := r.state.Meta.Game
+	game := r.state.meta.Game
 	var lastSent time.Time
 	job := botJob{
-		ctx: ctx, game: game, pos: r.state.game.Clone(), level: level,
-		progress: func(p Progress) {
+		ctx: ctx, pos: r.state.game.clone(), level: level,
+		report: func(p progress) {
 			// On the worker goroutine: throttle, then show it here and on other nodes.
 			if now := time.Now(); now.Sub(lastSent) >= thinkingEvery {
 				lastSent = now
 				r.sendThinking(side, p)
 			}
 		},
-		done: func(p Progress, took time.Duration, err error) {
-			cfg.Metrics.observeSearch(game, took, p.Nodes, err)
+		done: func(p progress, took time.Duration, err error) {
+			n.metrics.observeSearch(game, took, p.Nodes, err)
 			if err == nil && p.Best != "" {
 				r.sendThinking(side, p) // the final depth and score, which throttling may have held back
 			}
 			r.postWait(func() { r.botDone(run, p, err) })
 		},
 	}
-	if !r.svc.bots.Submit(job) {
+	if !n.bots.submit(job) {
 		cancel()
 		r.bot = nil
 		r.releaseLease()
-		cfg.Metrics.botJobsRefused.Inc()
+		n.metrics.botJobsRefused.Inc()
 		r.retryBotLater(time.Second)
 	}
 }
 
 // sendThinking tells local watchers and other nodes how the search goes.
-func (r *liveRoom) sendThinking(side Side, p Progress) {
-	msg := mustJSON(Thinking{Type: "thinking", Room: r.id, Seat: side, Depth: p.Depth, Best: p.Best,
+func (r *liveRoom) sendThinking(side Side, p progress) {
+	msg := mustJSON(thinkingMsg{Type: "thinking", Room: r.id, Seat: side, Depth: p.Depth, Best: p.Best,
 		Score: p.Score, Nodes: p.Nodes, NPS: p.NPS, PV: p.PV, Exact: p.Exact})
 	r.post(func() { r.broadcast(msg) })
-	ctx, cancel := context.WithTimeout(r.svc.ctx, backendTimeout)
+	ctx, cancel := backendContext(r.node.ctx)
 	defer cancel()
-	r.svc.broker.Publish(ctx, r.id, mustJSON(brokerMsg{Node: r.svc.cfg.Node, Kind: "thinking", Thinking: msg}))
-}
-
-// postWait queues a task that must not be lost to a full queue; it waits for room in
-// the queue unless the room stops.
-func (r *liveRoom) postWait(task func()) {
-	select {
-	case r.inbox <- task:
-	case <-r.done:
-	}
+	r.node.publish(ctx, r.id, brokerMsg{Kind: "thinking", Thinking: msg})
 }
 
 // botDone takes a finished search's answer: it plays the move if the room is still
 // where the search started, after the bot-vs-bot pace.
-func (r *liveRoom) botDone(run *botRun, p Progress, err error) {
+func (r *liveRoom) botDone(run *botRun, p progress, err error) {
 	if r.bot != run {
 		return // cancelled and replaced; the answer is moot
 	}
@@ -128,15 +128,15 @@ func (r *liveRoom) botDone(run *botRun, p Progress, err error) {
 		r.bot = nil
 		run.cancel()
 		r.releaseLease()
-		if r.svc.ctx.Err() == nil {
-			r.svc.log.Warn("bot search failed", "room", r.id, "err", err)
+		if r.node.ctx.Err() == nil {
+			r.node.log.Warn("bot search failed", "room", r.id, "err", err)
 			r.retryBotLater(time.Second)
 		}
 		return
 	}
 	if wait := r.botPaceLeft(run); wait > 0 {
 		time.AfterFunc(wait, func() { r.post(func() { r.botDone(run, p, nil) }) })
-		r.svc.cfg.Metrics.botPaced.Inc()
+		r.node.metrics.botPaced.Inc()
 		run.started = time.Time{} // pace once
 		return
 	}
@@ -147,9 +147,9 @@ func (r *liveRoom) botDone(run *botRun, p Progress, err error) {
 		eval = -eval // events carry black's view
 	}
 	version := run.version
-	_, err = r.execute(r.svc.ctx, Command{Kind: CmdMove, Move: p.Best, At: &version, actor: run.side, bot: true, eval: &eval})
+	_, err = r.execute(r.node.ctx, Command{Kind: CmdMove, Move: p.Best, At: &version, actor: run.side, bot: true, eval: &eval})
 	if err != nil {
-		r.svc.log.Warn("bot move refused", "room", r.id, "move", p.Best, "err", err)
+		r.node.log.Warn("bot move refused", "room", r.id, "move", p.Best, "err", err)
 		r.checkBot()
 	}
 	if r.bot == nil {
@@ -161,11 +161,11 @@ func (r *liveRoom) botDone(run *botRun, p Progress, err error) {
 
 // botPaceLeft is how much longer a bot-vs-bot move should wait to be watchable.
 func (r *liveRoom) botPaceLeft(run *botRun) time.Duration {
-	if run.started.IsZero() || r.svc.cfg.BotPace == 0 {
+	if run.started.IsZero() || r.node.cfg.BotPace == 0 {
 		return 0
 	}
 	if r.state.seats[0].Kind != SeatBot || r.state.seats[1].Kind != SeatBot {
 		return 0
 	}
-	return r.svc.cfg.BotPace - time.Since(run.started)
+	return r.node.cfg.BotPace - time.Since(run.started)
 }

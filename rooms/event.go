@@ -68,9 +68,9 @@ const (
 	EvRematch     EventType = "rematch"      // a new game in the same room
 )
 
-// Event is one entry of a room's append-only log, as stored. Fields other than Seq, Type and
-// Time are set only for the types that use them (see docs/protocol.md). TokenHash is stored
-// but never sent to clients.
+// Event is one entry of a room's append-only log. Fields other than Seq, Type and Time
+// are set only for the types that use them (see docs/protocol.md). The Store keeps events
+// as they are; clients see them as PublicEvent, without TokenHash.
 type Event struct {
 	Seq       int64     `json:"seq"`
 	Type      EventType `json:"type"`
@@ -80,10 +80,25 @@ type Event struct {
 	Kind      SeatKind  `json:"kind,omitempty"`
 	Name      string    `json:"name,omitempty"`
 	Level     int       `json:"level,omitempty"`
-	TokenHash string    `json:"tokenHash,omitempty"`
+	TokenHash string    `json:"tokenHash,omitempty"` // stored, never sent to clients
 	Move      string    `json:"move,omitempty"`
 	Plies     int       `json:"plies,omitempty"`
 	Eval      *int      `json:"eval,omitempty"`
+}
+
+// PublicEvent is an event as clients see it: the stored event with its token hash
+// blanked, plus the board after it (move, pass, undo, rematch) and the discs a move
+// turned.
+type PublicEvent struct {
+	Event
+	Board   string   `json:"board,omitempty"`
+	Flipped []string `json:"flipped,omitempty"`
+}
+
+// publicOf starts the public form of e: its fields, never its token hash.
+func publicOf(e Event) PublicEvent {
+	e.TokenHash = ""
+	return PublicEvent{Event: e}
 }
 
 // Meta is what a room is, fixed at creation: the game and its options.

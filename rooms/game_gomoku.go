@@ -1,55 +1,67 @@
 package rooms
 
 import (
+	"context"
 	"errors"
+	"math/rand/v2"
 
 	"github.com/boardhall/boardhall/engine/gomoku"
 )
 
-func init() {
-	gameKinds["gomoku"] = gameKind{
-		info: GameInfo{Game: "gomoku", Sizes: []int{15, 19},
-			Rules: []string{"freestyle", "standard", "renju"}, MaxLevel: gomokuMaxLevel,
-			// Renju is defined on the 15x15 board only.
-			SizesByRule: map[string][]int{"renju": {15}}},
-		normalize: func(m *Meta) error {
-			switch m.Size {
-			case 0:
-				m.Size = 15
-			case 15, 19:
-			default:
-				return errorf(CodeBadRequest, "gomoku is played on 15x15 or 19x19, not %dx%d", m.Size, m.Size)
-			}
-			if m.Rule == "" {
-				m.Rule = "freestyle"
-			}
-			r, err := gomoku.ParseRule(m.Rule)
-			if err != nil {
-				return errorf(CodeBadRequest, "%v", err)
-			}
-			m.Rule = r.String()
-			if _, err := gomoku.NewBoard(m.Size, r); err != nil {
-				return errorf(CodeBadRequest, "%v", err)
-			}
-			return nil
-		},
-		start: func(m Meta) (Game, error) {
-			r, err := gomoku.ParseRule(m.Rule)
-			if err != nil {
-				return nil, errorf(CodeBadRequest, "%v", err)
-			}
-			b, err := gomoku.NewBoard(m.Size, r)
-			if err != nil {
-				return nil, errorf(CodeBadRequest, "%v", err)
-			}
-			return &gomokuGame{board: b}, nil
-		},
-	}
+// gomokuForcedWin is the analysis score of a proven win (docs/protocol.md): evaluations
+// are clamped below it, so the graph can tell a proof from a strong position.
+const gomokuForcedWin = 10000
+
+// gomokuKind is Gomoku as the hall offers it: 15x15 or 19x19, freestyle, exactly five
+// ("standard") or renju, the engine's strength scale as the bot levels.
+var gomokuKind = &gameKind{
+	info: GameInfo{Game: "gomoku", Sizes: []int{15, 19},
+		Rules: []string{"freestyle", "standard", "renju"}, MaxLevel: gomoku.MaxLevel,
+		// Renju is defined on the 15x15 board only.
+		SizesByRule: map[string][]int{"renju": {15}},
+		WinScore:    gomokuForcedWin},
+	normalize: func(m *Meta) error {
+		switch m.Size {
+		case 0:
+			m.Size = 15
+		case 15, 19:
+		default:
+			return errorf(CodeBadRequest, "gomoku is played on 15x15 or 19x19, not %dx%d", m.Size, m.Size)
+		}
+		if m.Rule == "" {
+			m.Rule = "freestyle"
+		}
+		r, err := gomoku.ParseRule(m.Rule)
+		if err != nil {
+			return errorf(CodeBadRequest, "%v", err)
+		}
+		m.Rule = r.String()
+		if _, err := gomoku.NewBoard(m.Size, r); err != nil {
+			return errorf(CodeBadRequest, "%v", err)
+		}
+		return nil
+	},
+	start: func(m Meta) (position, error) {
+		r, err := gomoku.ParseRule(m.Rule)
+		if err != nil {
+			return nil, errorf(CodeBadRequest, "%v", err)
+		}
+		b, err := gomoku.NewBoard(m.Size, r)
+		if err != nil {
+			return nil, errorf(CodeBadRequest, "%v", err)
+		}
+		return &gomokuPosition{pos: b}, nil
+	},
+	// Level 5 is the lowest that plays without randomness.
+	analysisLevel: 5,
 }
 
-// gomokuGame adapts engine/gomoku's Board to Game.
-type gomokuGame struct {
-	board *gomoku.Board
+// gomokuEngines are the idle Gomoku engines, shared by every bot worker and the analyser.
+var gomokuEngines = enginePool[*gomoku.Engine]{fresh: gomoku.NewEngine}
+
+// gomokuPosition adapts engine/gomoku's Board to position.
+type gomokuPosition struct {
+	pos *gomoku.Board
 }
 
 func sideOfGomoku(c gomoku.Color) Side {
@@ -59,14 +71,14 @@ func sideOfGomoku(c gomoku.Color) Side {
 	return Black
 }
 
-func (g *gomokuGame) ToMove() Side { return sideOfGomoku(g.board.ToMove()) }
+func (g *gomokuPosition) toMove() Side { return sideOfGomoku(g.pos.ToMove()) }
 
-func (g *gomokuGame) Play(move string) ([]string, error) {
-	p, err := gomoku.ParsePoint(move, g.board.Size())
+func (g *gomokuPosition) play(move string) ([]string, error) {
+	p, err := gomoku.ParsePoint(move, g.pos.Size())
 	if err != nil {
 		return nil, errorf(CodeBadRequest, "%v", err)
 	}
-	if err := g.board.Play(p); err != nil {
+	if err := g.pos.Play(p); err != nil {
 		if errors.Is(err, gomoku.ErrGameOver) {
 			return nil, errorf(CodeGameOver, "the game is over")
 		}
@@ -75,20 +87,20 @@ func (g *gomokuGame) Play(move string) ([]string, error) {
 	return nil, nil
 }
 
-func (g *gomokuGame) MustPass() bool { return false }
-func (g *gomokuGame) Pass() error {
+func (g *gomokuPosition) mustPass() bool { return false }
+func (g *gomokuPosition) pass() error {
 	return errorf(CodeIllegalMove, "there is no pass in gomoku")
 }
-func (g *gomokuGame) Over() bool { return g.board.Over() }
+func (g *gomokuPosition) over() bool { return g.pos.Over() }
 
-func (g *gomokuGame) Result() *Result {
-	c, over := g.board.Winner()
+func (g *gomokuPosition) result() *Result {
+	c, over := g.pos.Winner()
 	if !over {
 		return nil
 	}
-	n := g.Counts()
+	n := g.counts()
 	r := &Result{Black: n.Black, White: n.White}
-	if g.board.Draw() {
+	if g.pos.Draw() {
 		r.Reason = "board_full"
 		return r
 	}
@@ -96,13 +108,13 @@ func (g *gomokuGame) Result() *Result {
 	return r
 }
 
-func (g *gomokuGame) Board() string {
-	n := g.board.Size()
+func (g *gomokuPosition) board() string {
+	n := g.pos.Size()
 	out := make([]byte, n*n)
 	for y := 0; y < n; y++ {
 		for x := 0; x < n; x++ {
 			ch := byte('-')
-			if c, ok := g.board.At(gomoku.Point{X: x, Y: y}); ok {
+			if c, ok := g.pos.At(gomoku.Point{X: x, Y: y}); ok {
 				ch = 'X'
 				if c == gomoku.White {
 					ch = 'O'
@@ -114,23 +126,23 @@ func (g *gomokuGame) Board() string {
 	return string(out)
 }
 
-func (g *gomokuGame) Counts() Counts {
-	moves := g.board.MoveCount()
+func (g *gomokuPosition) counts() Counts {
+	moves := g.pos.MoveCount()
 	return Counts{Black: (moves + 1) / 2, White: moves / 2}
 }
 
-func (g *gomokuGame) Legal() []string { return nil }
+func (g *gomokuPosition) legal() []string { return nil }
 
-func (g *gomokuGame) Forbidden() []string {
-	if g.board.Rule() != gomoku.Renju || g.board.ToMove() != gomoku.Black || g.board.Over() {
+func (g *gomokuPosition) forbidden() []string {
+	if g.pos.Rule() != gomoku.Renju || g.pos.ToMove() != gomoku.Black || g.pos.Over() {
 		return nil
 	}
 	var out []string
-	n := g.board.Size()
+	n := g.pos.Size()
 	for y := 0; y < n; y++ {
 		for x := 0; x < n; x++ {
 			p := gomoku.Point{X: x, Y: y}
-			if errors.Is(g.board.IsLegal(p), gomoku.ErrForbidden) {
+			if errors.Is(g.pos.IsLegal(p), gomoku.ErrForbidden) {
 				out = append(out, p.String())
 			}
 		}
@@ -138,8 +150,8 @@ func (g *gomokuGame) Forbidden() []string {
 	return out
 }
 
-func (g *gomokuGame) WinLine() []string {
-	line := g.board.WinningLine()
+func (g *gomokuPosition) winLine() []string {
+	line := g.pos.WinningLine()
 	if line == nil {
 		return nil
 	}
@@ -150,4 +162,27 @@ func (g *gomokuGame) WinLine() []string {
 	return out
 }
 
-func (g *gomokuGame) Clone() Game { return &gomokuGame{board: g.board.Clone()} }
+func (g *gomokuPosition) clone() position { return &gomokuPosition{pos: g.pos.Clone()} }
+
+func (g *gomokuPosition) search(ctx context.Context, level int, report func(progress)) (progress, error) {
+	engine := gomokuEngines.get()
+	defer gomokuEngines.put(engine)
+	lim := gomoku.Limits{Level: level, Seed: rand.Int64N(1<<62) + 1}
+	if report != nil {
+		lim.Progress = func(i gomoku.Info) { report(gomokuProgress(i)) }
+	}
+	res, err := engine.Search(ctx, g.pos, lim)
+	if err != nil {
+		return progress{}, err
+	}
+	return gomokuProgress(res), nil
+}
+
+func gomokuProgress(i gomoku.Info) progress {
+	pv := make([]string, len(i.PV))
+	for k, p := range i.PV {
+		pv[k] = p.String()
+	}
+	return progress{Depth: i.Depth, Best: i.Best.String(), Score: i.Score, Nodes: i.Nodes,
+		NPS: i.NPS, PV: pv, Exact: i.Score >= gomoku.WinThreshold || i.Score <= -gomoku.WinThreshold}
+}

@@ -1,32 +1,38 @@
 package rooms
 
 import (
+	"context"
 	"math/bits"
+	"math/rand/v2"
 
 	"github.com/boardhall/boardhall/engine/reversi"
 )
 
-// reversiMaxLevel is the top bot level offered for Reversi. It is the engine's own scale
-// once the engine publishes one (see bot_reversi.go).
-func init() {
-	gameKinds["reversi"] = gameKind{
-		info: GameInfo{Game: "reversi", Sizes: []int{8}, Rules: []string{}, MaxLevel: reversiMaxLevel},
-		normalize: func(m *Meta) error {
-			if m.Size != 0 && m.Size != 8 {
-				return errorf(CodeBadRequest, "reversi is played on 8x8, not %dx%d", m.Size, m.Size)
-			}
-			if m.Rule != "" {
-				return errorf(CodeBadRequest, "reversi has no rule variants (got %q)", m.Rule)
-			}
-			m.Size = 8
-			return nil
-		},
-		start: func(Meta) (Game, error) { return &reversiGame{pos: reversi.Start()}, nil },
-	}
+// reversiKind is Reversi as the hall offers it: 8x8, no variants, the engine's strength
+// scale as the bot levels.
+var reversiKind = &gameKind{
+	info: GameInfo{Game: "reversi", Sizes: []int{8}, Rules: []string{}, MaxLevel: reversi.MaxLevel},
+	normalize: func(m *Meta) error {
+		if m.Size != 0 && m.Size != 8 {
+			return errorf(CodeBadRequest, "reversi is played on 8x8, not %dx%d", m.Size, m.Size)
+		}
+		if m.Rule != "" {
+			return errorf(CodeBadRequest, "reversi has no rule variants (got %q)", m.Rule)
+		}
+		m.Size = 8
+		return nil
+	},
+	start: func(Meta) (position, error) { return &reversiPosition{pos: reversi.Start()}, nil },
+	// Level 4 is the lowest that plays without randomness.
+	analysisLevel: 4,
 }
 
-// reversiGame adapts engine/reversi's Position to Game.
-type reversiGame struct {
+// reversiEngines are the idle Reversi engines, shared by every bot worker and the
+// analyser.
+var reversiEngines = enginePool[*reversi.Engine]{fresh: reversi.NewEngine}
+
+// reversiPosition adapts engine/reversi's Position to position.
+type reversiPosition struct {
 	pos reversi.Position
 }
 
@@ -37,9 +43,9 @@ func sideOfReversi(c reversi.Color) Side {
 	return Black
 }
 
-func (g *reversiGame) ToMove() Side { return sideOfReversi(g.pos.ToMove()) }
+func (g *reversiPosition) toMove() Side { return sideOfReversi(g.pos.ToMove()) }
 
-func (g *reversiGame) Play(move string) ([]string, error) {
+func (g *reversiPosition) play(move string) ([]string, error) {
 	sq, err := reversi.ParseSquare(move)
 	if err != nil {
 		return nil, errorf(CodeBadRequest, "%v", err)
@@ -59,9 +65,9 @@ func (g *reversiGame) Play(move string) ([]string, error) {
 	return squaresOf(flips), nil
 }
 
-func (g *reversiGame) MustPass() bool { return g.pos.MustPass() }
+func (g *reversiPosition) mustPass() bool { return g.pos.MustPass() }
 
-func (g *reversiGame) Pass() error {
+func (g *reversiPosition) pass() error {
 	next, err := g.pos.PlayPass()
 	if err != nil {
 		return illegal("pass", err)
@@ -70,9 +76,9 @@ func (g *reversiGame) Pass() error {
 	return nil
 }
 
-func (g *reversiGame) Over() bool { return g.pos.GameOver() }
+func (g *reversiPosition) over() bool { return g.pos.GameOver() }
 
-func (g *reversiGame) Result() *Result {
+func (g *reversiPosition) result() *Result {
 	if !g.pos.GameOver() {
 		return nil
 	}
@@ -88,14 +94,14 @@ func (g *reversiGame) Result() *Result {
 	return r
 }
 
-func (g *reversiGame) Board() string { return g.pos.String() }
+func (g *reversiPosition) board() string { return g.pos.String() }
 
-func (g *reversiGame) Counts() Counts {
+func (g *reversiPosition) counts() Counts {
 	b, w := g.pos.Count()
 	return Counts{Black: b, White: w}
 }
 
-func (g *reversiGame) Legal() []string {
+func (g *reversiPosition) legal() []string {
 	moves := g.pos.LegalMoves()
 	out := make([]string, len(moves))
 	for i, sq := range moves {
@@ -104,9 +110,32 @@ func (g *reversiGame) Legal() []string {
 	return out
 }
 
-func (g *reversiGame) Forbidden() []string { return nil }
-func (g *reversiGame) WinLine() []string   { return nil }
-func (g *reversiGame) Clone() Game         { c := *g; return &c }
+func (g *reversiPosition) forbidden() []string { return nil }
+func (g *reversiPosition) winLine() []string   { return nil }
+func (g *reversiPosition) clone() position     { c := *g; return &c }
+
+func (g *reversiPosition) search(ctx context.Context, level int, report func(progress)) (progress, error) {
+	engine := reversiEngines.get()
+	defer reversiEngines.put(engine)
+	lim := reversi.Limits{Level: level, Seed: rand.Int64N(1<<62) + 1}
+	if report != nil {
+		lim.Progress = func(i reversi.Info) { report(reversiProgress(i)) }
+	}
+	res, err := engine.Search(ctx, g.pos, lim)
+	if err != nil {
+		return progress{}, err
+	}
+	return reversiProgress(res), nil
+}
+
+func reversiProgress(i reversi.Info) progress {
+	pv := make([]string, len(i.PV))
+	for k, sq := range i.PV {
+		pv[k] = sq.String()
+	}
+	return progress{Depth: i.Depth, Best: i.Best.String(), Score: i.Score, Nodes: i.Nodes,
+		NPS: i.NPS, PV: pv, Exact: i.Exact}
+}
 
 // squaresOf names the squares of a bitboard in index order (a1 first).
 func squaresOf(set uint64) []string {

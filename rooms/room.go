@@ -9,10 +9,10 @@ import (
 )
 
 // liveRoom is a room loaded on this node. Its goroutine (run) alone owns the fields
-// below inbox; everyone else sends it a task through inbox.
+// below inbox; everyone else hands it a task through call or post.
 type liveRoom struct {
 	id    string
-	svc   *Service
+	node  *node
 	inbox chan func()
 	done  chan struct{} // closed when the goroutine has stopped taking tasks
 
@@ -21,8 +21,8 @@ type liveRoom struct {
 	resync atomic.Bool
 
 	loadErr   error
-	state     *State
-	log       []Event // the events applied to state, in order
+	state     *roomState
+	public    []PublicEvent // the log as clients see it, one entry per applied event
 	subs      map[Subscriber]struct{}
 	viewers   int // over all nodes
 	idleSince time.Time
@@ -30,14 +30,6 @@ type liveRoom struct {
 	bot      *botRun     // the search this node runs for the current version, if any
 	botRetry *time.Timer // a pending retry to claim or start a bot search
 	unsub    func()
-}
-
-// botRun is a bot search in progress on this node.
-type botRun struct {
-	version int64
-	side    Side
-	cancel  context.CancelFunc
-	started time.Time
 }
 
 // brokerMsg is what nodes tell each other about a room.
@@ -48,120 +40,55 @@ type brokerMsg struct {
 	Thinking json.RawMessage `json:"thinking,omitempty"`
 }
 
-// tickEvery paces a live room's housekeeping: refreshing its presence entry and bot
-// lease, retrying a bot claim, unloading when idle. A third of the lease, so that a
-// lease is renewed twice before it could lapse.
-func (r *liveRoom) tickEvery() time.Duration { return r.svc.cfg.BotLease / 3 }
-
-func newLiveRoom(s *Service, id string) *liveRoom {
-	return &liveRoom{id: id, svc: s, inbox: make(chan func(), s.cfg.Inbox),
+func newLiveRoom(n *node, id string) *liveRoom {
+	return &liveRoom{id: id, node: n, inbox: make(chan func(), n.cfg.Inbox),
 		done: make(chan struct{}), subs: map[Subscriber]struct{}{}, idleSince: time.Now()}
 }
 
-func (r *liveRoom) run() {
-	defer r.svc.wg.Done()
-	r.load()
-	tick := time.NewTicker(r.tickEvery())
-	defer tick.Stop()
-	for {
+// tickEvery paces a live room's housekeeping: refreshing its presence entry and bot
+// lease, retrying a bot claim, unloading when idle. A third of the lease, so that a
+// lease is renewed twice before it could lapse.
+func (r *liveRoom) tickEvery() time.Duration { return r.node.cfg.BotLease / 3 }
+
+// The task handshake. Tasks reach the goroutine through inbox; call waits for its task,
+// post does not. A room unloads itself (retire) only with nothing queued, then closes
+// done: a caller whose task was never run sees done and looks the room up again.
+
+// call runs fn on the room's goroutine and waits for it, or for ctx. gone reports that
+// the room stopped before running fn (the caller loads it again). A room that failed to
+// load answers with its load error instead of running fn.
+func (r *liveRoom) call(ctx context.Context, fn func()) (gone bool, err error) {
+	ran := make(chan struct{})
+	task := func() {
+		if r.loadErr != nil {
+			err = r.loadErr
+		} else {
+			fn()
+		}
+		close(ran)
+	}
+	select {
+	case r.inbox <- task:
+	case <-r.done:
+		return true, nil
+	case <-ctx.Done():
+		return false, errorf(CodeBusy, "the room did not answer in time (%v); try again", ctx.Err())
+	default:
+		return false, errorf(CodeBusy, "the room has too many requests waiting; try again")
+	}
+	select {
+	case <-ran:
+		return false, err
+	case <-r.done:
 		select {
-		case task := <-r.inbox:
-			task()
-		case <-tick.C:
-			if r.housekeep() {
-				return
-			}
-		case <-r.svc.ctx.Done():
-			r.stop()
-			return
+		case <-ran: // it ran just before the room unloaded
+			return false, err
+		default:
+			return true, nil
 		}
-		if r.loadErr != nil && r.svc.retire(r) {
-			r.stop()
-			return
-		}
+	case <-ctx.Done():
+		return false, errorf(CodeBusy, "the room did not answer in time (%v); try again", ctx.Err())
 	}
-}
-
-// load subscribes to the room's broker channel, then reads the room from the Store, so
-// that no event stored meanwhile is missed.
-func (r *liveRoom) load() {
-	unsub, err := r.svc.broker.Subscribe(r.id, r.fromBroker)
-	if err != nil {
-		r.loadErr = err
-		return
-	}
-	r.unsub = unsub
-	ctx, cancel := context.WithTimeout(r.svc.ctx, backendTimeout)
-	defer cancel()
-	meta, events, err := r.svc.store.Load(ctx, r.id)
-	if err == nil {
-		r.state, err = Replay(meta, events)
-		r.log = events
-	}
-	if err != nil {
-		if errors.Is(err, ErrNotFound) {
-			err = errorf(CodeRoomNotFound, "no room %q (it may have expired)", r.id)
-		}
-		r.loadErr = err
-		return
-	}
-	r.checkBot()
-}
-
-// stop ends the room on this node: its search is cancelled and its lease, presence and
-// subscription given up. Tasks still queued are answered by call's retry.
-func (r *liveRoom) stop() {
-	r.svc.retire(r)
-	close(r.done)
-	if r.botRetry != nil {
-		r.botRetry.Stop()
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), backendTimeout)
-	defer cancel()
-	if r.bot != nil {
-		r.bot.cancel()
-		r.svc.broker.Release(ctx, botLeaseKey(r.id), r.svc.cfg.Node)
-		r.bot = nil
-	}
-	if len(r.subs) > 0 {
-		r.svc.broker.SetPresence(ctx, r.id, r.svc.cfg.Node, 0)
-	}
-	if r.unsub != nil {
-		r.unsub()
-	}
-}
-
-// housekeep runs at every tick; it reports whether the room has unloaded itself.
-func (r *liveRoom) housekeep() bool {
-	if r.loadErr != nil {
-		return false
-	}
-	if r.resync.Swap(false) {
-		r.catchUp()
-	}
-	ctx, cancel := context.WithTimeout(r.svc.ctx, backendTimeout)
-	defer cancel()
-	if len(r.subs) > 0 {
-		r.svc.broker.SetPresence(ctx, r.id, r.svc.cfg.Node, len(r.subs))
-	}
-	if r.bot != nil {
-		if ok, err := r.svc.broker.Claim(ctx, botLeaseKey(r.id), r.svc.cfg.Node, r.svc.cfg.BotLease); err == nil && !ok {
-			// Another node took the lease (ours lapsed during an outage): let it search.
-			r.bot.cancel()
-			r.bot = nil
-		}
-	}
-	_, _, botToMove := r.state.BotToMove()
-	if len(r.subs) == 0 && !botToMove && r.bot == nil && time.Since(r.idleSince) > r.svc.cfg.IdleRoom {
-		if r.svc.retire(r) {
-			r.stop()
-			return true
-		}
-	}
-	if botToMove && r.bot == nil {
-		r.checkBot() // also recovers a retry whose timer could not reach a full queue
-	}
-	return false
 }
 
 // post queues a task from another goroutine without blocking; false if the room is
@@ -180,15 +107,140 @@ func (r *liveRoom) post(task func()) bool {
 	}
 }
 
+// postWait queues a task that must not be lost to a full queue; it waits for room in
+// the queue unless the room stops.
+func (r *liveRoom) postWait(task func()) {
+	select {
+	case r.inbox <- task:
+	case <-r.done:
+	}
+}
+
+// retire takes the room off the node's list unless tasks wait for it (a room that
+// failed to load goes regardless: its tasks are answered by call's retry); it reports
+// whether it did. Called on the room's goroutine, which then stops.
+func (r *liveRoom) retire() bool {
+	if len(r.inbox) > 0 && r.loadErr == nil {
+		return false
+	}
+	r.node.unlist(r)
+	return true
+}
+
+func (r *liveRoom) run() {
+	r.load()
+	tick := time.NewTicker(r.tickEvery())
+	defer tick.Stop()
+	for {
+		select {
+		case task := <-r.inbox:
+			task()
+		case <-tick.C:
+			if r.housekeep() {
+				return
+			}
+		case <-r.node.ctx.Done():
+			r.stop()
+			return
+		}
+		if r.loadErr != nil && r.retire() {
+			r.stop()
+			return
+		}
+	}
+}
+
+// load subscribes to the room's broker channel, then reads the room from the Store, so
+// that no event stored meanwhile is missed.
+func (r *liveRoom) load() {
+	unsub, err := r.node.broker.Subscribe(r.id, r.fromBroker)
+	if err != nil {
+		r.loadErr = err
+		return
+	}
+	r.unsub = unsub
+	ctx, cancel := backendContext(r.node.ctx)
+	defer cancel()
+	meta, events, err := r.node.store.Load(ctx, r.id)
+	if err == nil {
+		r.state, r.public, err = replayLog(meta, events)
+	}
+	if err != nil {
+		if errors.Is(err, ErrNotFound) {
+			err = errorf(CodeRoomNotFound, "no room %q (it may have expired)", r.id)
+		}
+		r.loadErr = err
+		return
+	}
+	r.checkBot()
+}
+
+// stop ends the room on this node: its search is cancelled and its lease, presence and
+// subscription given up. Tasks still queued are answered by call's retry.
+func (r *liveRoom) stop() {
+	r.node.unlist(r)
+	close(r.done)
+	if r.botRetry != nil {
+		r.botRetry.Stop()
+	}
+	// The node's own context may be cancelled (shutdown): these calls outlive it.
+	ctx, cancel := backendContext(context.Background())
+	defer cancel()
+	if r.bot != nil {
+		r.bot.cancel()
+		r.node.broker.Release(ctx, botLeaseKey(r.id), r.node.name)
+		r.bot = nil
+	}
+	if len(r.subs) > 0 {
+		r.node.broker.SetPresence(ctx, r.id, r.node.name, 0)
+	}
+	if r.unsub != nil {
+		r.unsub()
+	}
+}
+
+// housekeep runs at every tick; it reports whether the room has unloaded itself.
+func (r *liveRoom) housekeep() bool {
+	if r.loadErr != nil {
+		return false
+	}
+	if r.resync.Swap(false) {
+		r.catchUp()
+	}
+	ctx, cancel := backendContext(r.node.ctx)
+	defer cancel()
+	if len(r.subs) > 0 {
+		r.node.broker.SetPresence(ctx, r.id, r.node.name, len(r.subs))
+	}
+	if r.bot != nil {
+		if ok, err := r.node.broker.Claim(ctx, botLeaseKey(r.id), r.node.name, r.node.cfg.BotLease); err == nil && !ok {
+			// Another node took the lease (ours lapsed during an outage): let it search.
+			r.bot.cancel()
+			r.bot = nil
+		}
+	}
+	_, _, botToMove := r.state.botToMove()
+	if len(r.subs) == 0 && !botToMove && r.bot == nil && time.Since(r.idleSince) > r.node.cfg.IdleRoom {
+		if r.retire() {
+			r.stop()
+			return true
+		}
+	}
+	if botToMove && r.bot == nil {
+		r.checkBot() // also recovers a retry whose timer could not reach a full queue
+	}
+	return false
+}
+
 // fromBroker receives a message from any node (this one included) on the broker's
 // goroutine.
 func (r *liveRoom) fromBroker(raw []byte) {
 	var m brokerMsg
 	if err := json.Unmarshal(raw, &m); err != nil {
-		r.svc.log.Warn("bad broker message", "room", r.id, "err", err)
+		r.node.log.Warn("bad broker message", "room", r.id, "err", err)
 		return
 	}
-	if m.Node == r.svc.cfg.Node && m.Kind != "presence" {
+	if m.Node == r.node.name && m.Kind != "presence" {
 		return // this node applied its own events and sent its own progress already
 	}
 	var task func()
@@ -214,9 +266,9 @@ func (r *liveRoom) onEvents(events []Event) {
 	}
 	for _, e := range events {
 		switch {
-		case e.Seq <= r.state.Version:
+		case e.Seq <= r.state.version:
 			continue
-		case e.Seq > r.state.Version+1:
+		case e.Seq > r.state.version+1:
 			r.catchUp()
 			return
 		}
@@ -229,11 +281,11 @@ func (r *liveRoom) onEvents(events []Event) {
 
 // catchUp reads the events this node has missed from the Store.
 func (r *liveRoom) catchUp() {
-	ctx, cancel := context.WithTimeout(r.svc.ctx, backendTimeout)
+	ctx, cancel := backendContext(r.node.ctx)
 	defer cancel()
-	events, err := r.svc.store.EventsSince(ctx, r.id, r.state.Version)
+	events, err := r.node.store.EventsSince(ctx, r.id, r.state.version)
 	if err != nil {
-		r.svc.log.Warn("catch up", "room", r.id, "err", err)
+		r.node.log.Warn("catch up", "room", r.id, "err", err)
 		r.resync.Store(true)
 		return
 	}
@@ -245,17 +297,17 @@ func (r *liveRoom) catchUp() {
 	r.checkBot()
 }
 
-// applyAndBroadcast applies a stored event and sends it to the watchers. A log the
-// rules cannot follow is a bug: the room reloads from the Store.
+// applyAndBroadcast applies an event another node stored and sends it to the watchers.
+// A log the rules cannot follow is a bug: the room reloads from the Store.
 func (r *liveRoom) applyAndBroadcast(e Event) bool {
-	pub, err := r.state.Apply(e)
+	pub, err := r.state.apply(e)
 	if err != nil {
-		r.svc.log.Error("apply stored event", "room", r.id, "seq", e.Seq, "err", err)
+		r.node.log.Error("apply stored event", "room", r.id, "seq", e.Seq, "err", err)
 		r.loadErr = errorf(CodeInternal, "room %s needs reloading", r.id)
 		return false
 	}
-	r.log = append(r.log, e)
-	r.broadcast(mustJSON(eventMsg{Type: "event", Room: r.id, Event: pub, State: r.state.View(r.viewers)}))
+	r.public = append(r.public, pub)
+	r.broadcast(mustJSON(eventMsg{Type: "event", Room: r.id, Event: pub, State: r.state.view(r.viewers)}))
 	return true
 }
 
@@ -281,10 +333,7 @@ func (r *liveRoom) join(sub Subscriber, req JoinRequest) (Side, error) {
 			return "", errorf(CodeBadToken, "that seat token is not valid in this room (the seat may have changed hands)")
 		}
 	}
-	pubs, full, err := r.eventsFor(req.Since)
-	if err != nil {
-		return "", err
-	}
+	pubs, full := r.eventsAfter(req.Since)
 	_, had := r.subs[sub]
 	r.subs[sub] = struct{}{}
 	r.idleSince = time.Now()
@@ -292,7 +341,7 @@ func (r *liveRoom) join(sub Subscriber, req JoinRequest) (Side, error) {
 		r.presenceChanged()
 	}
 	msg := joinedMsg{Type: "joined", ID: req.ReqID, Room: r.id, Full: full,
-		State: r.state.View(r.viewers), Events: pubs}
+		State: r.state.view(r.viewers), Events: pubs}
 	if side != "" {
 		msg.Seat = &side
 	}
@@ -303,17 +352,13 @@ func (r *liveRoom) join(sub Subscriber, req JoinRequest) (Side, error) {
 	return side, nil
 }
 
-// eventsFor returns the public events after since (all of them when since is nil or
+// eventsAfter returns the public events after since (all of them when since is nil or
 // does not fit the log) and whether that is the whole log.
-func (r *liveRoom) eventsFor(since *int64) ([]PublicEvent, bool, error) {
-	_, pubs, err := replayPublic(r.state.Meta, r.log)
-	if err != nil {
-		return nil, false, err
+func (r *liveRoom) eventsAfter(since *int64) ([]PublicEvent, bool) {
+	if since == nil || *since < 0 || *since > r.state.version {
+		return r.public, true
 	}
-	if since == nil || *since < 0 || *since > r.state.Version {
-		return pubs, true, nil
-	}
-	return pubs[*since:], false, nil
+	return r.public[*since:], false
 }
 
 func (r *liveRoom) leave(sub Subscriber) {
@@ -327,13 +372,13 @@ func (r *liveRoom) leave(sub Subscriber) {
 
 // presenceChanged records this node's watcher count and tells the other nodes.
 func (r *liveRoom) presenceChanged() {
-	ctx, cancel := context.WithTimeout(r.svc.ctx, backendTimeout)
+	ctx, cancel := backendContext(r.node.ctx)
 	defer cancel()
-	if err := r.svc.broker.SetPresence(ctx, r.id, r.svc.cfg.Node, len(r.subs)); err != nil {
-		r.svc.log.Warn("presence", "room", r.id, "err", err)
+	if err := r.node.broker.SetPresence(ctx, r.id, r.node.name, len(r.subs)); err != nil {
+		r.node.log.Warn("presence", "room", r.id, "err", err)
 		return
 	}
-	r.svc.broker.Publish(ctx, r.id, mustJSON(brokerMsg{Node: r.svc.cfg.Node, Kind: "presence"}))
+	r.node.publish(ctx, r.id, brokerMsg{Kind: "presence"})
 }
 
 // refreshViewers reads the viewer count over all nodes and tells watchers if it changed.
@@ -341,9 +386,9 @@ func (r *liveRoom) refreshViewers() {
 	if r.state == nil {
 		return
 	}
-	ctx, cancel := context.WithTimeout(r.svc.ctx, backendTimeout)
+	ctx, cancel := backendContext(r.node.ctx)
 	defer cancel()
-	counts, err := r.svc.broker.Presence(ctx, []string{r.id})
+	counts, err := r.node.broker.Presence(ctx, []string{r.id})
 	if err != nil || counts[r.id] == r.viewers {
 		return
 	}
@@ -351,7 +396,8 @@ func (r *liveRoom) refreshViewers() {
 	r.broadcast(mustJSON(viewersMsg{Type: "viewers", Room: r.id, Count: r.viewers}))
 }
 
-// execute carries out a command: decide, store with compare-and-set, apply, broadcast.
+// execute carries out a command: decide, store with compare-and-set, then take the new
+// state, tell the watchers and the other nodes.
 func (r *liveRoom) execute(ctx context.Context, cmd Command) (Reply, error) {
 	var rep Reply
 	if !cmd.bot {
@@ -367,20 +413,20 @@ func (r *liveRoom) execute(ctx context.Context, cmd Command) (Reply, error) {
 		rep.Seat = cmd.Seat
 	}
 	for attempt := 0; attempt < 2; attempt++ {
-		events, err := r.state.Decide(cmd, time.Now().UTC().Truncate(time.Millisecond))
+		d, err := r.state.decide(cmd, time.Now().UTC().Truncate(time.Millisecond))
 		if err != nil {
 			return Reply{}, err
 		}
-		err = r.store(ctx, events)
+		err = r.store(ctx, d)
 		if errors.Is(err, ErrStale) {
-			r.svc.cfg.Metrics.staleAppends.Inc()
+			r.node.metrics.staleAppends.Inc()
 			r.catchUp() // another node stored first: look again at the new state
 			continue
 		}
 		if err != nil {
 			return Reply{}, err
 		}
-		rep.Seq = events[len(events)-1].Seq
+		rep.Seq = d.next.version
 		r.idleSince = time.Now()
 		r.checkBot()
 		return rep, nil
@@ -388,29 +434,28 @@ func (r *liveRoom) execute(ctx context.Context, cmd Command) (Reply, error) {
 	return Reply{}, errorf(CodeStale, "another move was stored first; look at the new position")
 }
 
-// store appends events with compare-and-set, then applies them, tells local watchers
-// and publishes them to the other nodes.
-func (r *liveRoom) store(ctx context.Context, events []Event) error {
-	next := r.state.clone()
-	for _, e := range events {
-		if _, err := next.Apply(e); err != nil {
-			return errorf(CodeInternal, "%v", err)
-		}
-	}
-	ctx, cancel := context.WithTimeout(ctx, backendTimeout)
+// store appends a decision's events with compare-and-set; once they are stored the room
+// takes the decision's state, tells local watchers and publishes the events to the other
+// nodes.
+func (r *liveRoom) store(ctx context.Context, d decision) error {
+	ctx, cancel := backendContext(ctx)
 	defer cancel()
-	if err := r.svc.store.Append(ctx, r.id, r.state.Version, events, next.Summary()); err != nil {
+	if err := r.node.store.Append(ctx, r.id, r.state.version, d.events, d.next.summary()); err != nil {
 		if errors.Is(err, ErrNotFound) {
 			return errorf(CodeRoomNotFound, "the room has expired")
 		}
 		return err
 	}
-	for _, e := range events {
-		r.applyAndBroadcast(e)
-		r.svc.cfg.Metrics.events.WithLabelValues(string(e.Type)).Inc()
+	r.state = d.next
+	r.public = append(r.public, d.public...)
+	for i, pub := range d.public {
+		view := d.views[i]
+		view.Viewers = r.viewers
+		r.broadcast(mustJSON(eventMsg{Type: "event", Room: r.id, Event: pub, State: view}))
+		r.node.metrics.events.WithLabelValues(string(pub.Type)).Inc()
 	}
-	if err := r.svc.broker.Publish(ctx, r.id, mustJSON(brokerMsg{Node: r.svc.cfg.Node, Kind: "events", Events: events})); err != nil {
-		r.svc.log.Warn("publish events", "room", r.id, "err", err)
+	if err := r.node.publish(ctx, r.id, brokerMsg{Kind: "events", Events: d.events}); err != nil {
+		r.node.log.Warn("publish events", "room", r.id, "err", err)
 	}
 	return nil
 }

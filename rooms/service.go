@@ -10,10 +10,6 @@ import (
 	"time"
 )
 
-// backendTimeout bounds one Store or Broker call from a room, so that a Redis outage
-// turns into an `unavailable` error within seconds instead of a hung room.
-const backendTimeout = 2 * time.Second
-
 // Subscriber is a client watching a room: the hub's connection. The room hands it whole
 // protocol messages, encoded once and shared by all watchers (never modify them).
 type Subscriber interface {
@@ -83,9 +79,9 @@ type Service struct {
 	cfg      Config
 	store    Store
 	broker   Broker
-	bots     *BotPool
 	analyzer *analyzer
 	log      *slog.Logger
+	node     *node // what the live rooms share
 
 	ctx    context.Context // the service's lifetime; cancelled by Shutdown
 	cancel context.CancelFunc
@@ -99,8 +95,10 @@ type Service struct {
 func NewService(store Store, broker Broker, bots *BotPool, cfg Config) *Service {
 	cfg.fill()
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &Service{cfg: cfg, store: store, broker: broker, bots: bots, analyzer: newAnalyzer(), log: cfg.Logger,
+	s := &Service{cfg: cfg, store: store, broker: broker, analyzer: newAnalyzer(), log: cfg.Logger,
 		ctx: ctx, cancel: cancel, live: map[string]*liveRoom{}}
+	s.node = &node{name: cfg.Node, store: store, broker: broker, bots: bots, cfg: cfg,
+		log: cfg.Logger, metrics: cfg.Metrics, ctx: ctx, unlist: s.unlist}
 	s.wg.Add(1)
 	go s.sweep()
 	return s
@@ -131,7 +129,7 @@ func (s *Service) Create(ctx context.Context, req CreateRequest) (StateView, err
 	if err := normalizeMeta(&meta); err != nil {
 		return StateView{}, err
 	}
-	st, err := NewState(meta)
+	st, err := newRoomState(meta)
 	if err != nil {
 		return StateView{}, err
 	}
@@ -150,18 +148,18 @@ func (s *Service) Create(ctx context.Context, req CreateRequest) (StateView, err
 		}
 	}
 	for _, e := range events {
-		if _, err := st.Apply(e); err != nil {
+		if _, err := st.apply(e); err != nil {
 			return StateView{}, err
 		}
 	}
-	if err := s.store.Create(ctx, meta, events, st.Summary()); err != nil {
+	if err := s.store.Create(ctx, meta, events, st.summary()); err != nil {
 		return StateView{}, err
 	}
 	s.cfg.Metrics.roomsCreated.Inc()
-	if _, _, bot := st.BotToMove(); bot {
+	if _, _, bot := st.botToMove(); bot {
 		s.wake(meta.ID) // a bot opens the game: load the room so it starts thinking
 	}
-	return st.View(0), nil
+	return st.view(0), nil
 }
 
 // Record returns a room's state and whole log as clients see them, from the Store.
@@ -170,30 +168,12 @@ func (s *Service) Record(ctx context.Context, id string) (StateView, []PublicEve
 	if err != nil {
 		return StateView{}, nil, err
 	}
-	st, pubs, err := replayPublic(meta, events)
+	st, pubs, err := replayLog(meta, events)
 	if err != nil {
 		return StateView{}, nil, err
 	}
 	counts, _ := s.broker.Presence(ctx, []string{id})
-	return st.View(counts[id]), pubs, nil
-}
-
-// replayPublic replays a log and returns the final state and every event as clients
-// see it.
-func replayPublic(meta Meta, events []Event) (*State, []PublicEvent, error) {
-	st, err := NewState(meta)
-	if err != nil {
-		return nil, nil, err
-	}
-	pubs := make([]PublicEvent, 0, len(events))
-	for _, e := range events {
-		p, err := st.Apply(e)
-		if err != nil {
-			return nil, nil, err
-		}
-		pubs = append(pubs, p)
-	}
-	return st, pubs, nil
+	return st.view(counts[id]), pubs, nil
 }
 
 // List returns the lobby: up to limit rooms, most recently active first, with their
@@ -266,44 +246,16 @@ func (s *Service) Do(ctx context.Context, id string, cmd Command) (Reply, error)
 }
 
 // call runs fn on the room's goroutine (loading the room first if need be) and waits
-// for it. A room that is being unloaded is looked up again.
+// for it. A room that unloaded before running fn is looked up again.
 func (s *Service) call(ctx context.Context, id string, fn func(r *liveRoom)) error {
 	for range 3 {
 		r, err := s.room(id)
 		if err != nil {
 			return err
 		}
-		done := make(chan struct{})
-		var loadErr error
-		task := func() {
-			if r.loadErr != nil {
-				loadErr = r.loadErr
-			} else {
-				fn(r)
-			}
-			close(done)
-		}
-		select {
-		case r.inbox <- task:
-		case <-r.done:
-			continue
-		case <-ctx.Done():
-			return errorf(CodeBusy, "the room did not answer in time (%v); try again", ctx.Err())
-		default:
-			return errorf(CodeBusy, "the room has too many requests waiting; try again")
-		}
-		select {
-		case <-done:
-			return loadErr
-		case <-r.done:
-			select {
-			case <-done: // it ran just before the room unloaded
-				return loadErr
-			default:
-				continue
-			}
-		case <-ctx.Done():
-			return errorf(CodeBusy, "the room did not answer in time (%v); try again", ctx.Err())
+		gone, err := r.call(ctx, func() { fn(r) })
+		if !gone {
+			return err
 		}
 	}
 	return errorf(CodeBusy, "the room is being reloaded; try again")
@@ -322,11 +274,14 @@ func (s *Service) room(id string) (*liveRoom, error) {
 	if !validRoomID(id) {
 		return nil, errorf(CodeRoomNotFound, "no room %q", id)
 	}
-	r := newLiveRoom(s, id)
+	r := newLiveRoom(s.node, id)
 	s.live[id] = r
 	s.cfg.Metrics.liveRooms.Inc()
 	s.wg.Add(1)
-	go r.run()
+	go func() {
+		defer s.wg.Done()
+		r.run()
+	}()
 	return r, nil
 }
 
@@ -343,19 +298,14 @@ func validRoomID(id string) bool {
 	return true
 }
 
-// retire removes r from the live rooms if it has nothing queued; it reports whether it
-// did. Called by r's own goroutine.
-func (s *Service) retire(r *liveRoom) bool {
+// unlist removes r from the live rooms, if it is still the room listed under its id.
+func (s *Service) unlist(r *liveRoom) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if len(r.inbox) > 0 && r.loadErr == nil {
-		return false
-	}
 	if s.live[r.id] == r {
 		delete(s.live, r.id)
 		s.cfg.Metrics.liveRooms.Dec()
 	}
-	return true
 }
 
 // wake loads a room so that its bot starts (no-op if it is live).
@@ -374,7 +324,7 @@ func (s *Service) sweep() {
 	t := time.NewTicker(sweepEvery)
 	defer t.Stop()
 	for {
-		ctx, cancel := context.WithTimeout(s.ctx, backendTimeout)
+		ctx, cancel := backendContext(s.ctx)
 		ids, err := s.store.BotRooms(ctx)
 		cancel()
 		if err == nil {

@@ -1,6 +1,7 @@
 package rooms
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -11,41 +12,6 @@ import (
 // maxNameRunes bounds a player's display name: long enough for real names, short enough
 // for a seat label on a phone.
 const maxNameRunes = 24
-
-// CommandKind names what a client (or a bot) asks a room to do.
-type CommandKind string
-
-// The commands a room accepts.
-const (
-	CmdMove      CommandKind = "move"
-	CmdUndo      CommandKind = "undo"
-	CmdUndoReply CommandKind = "undo_reply"
-	CmdResign    CommandKind = "resign"
-	CmdRematch   CommandKind = "rematch"
-	CmdSit       CommandKind = "sit"
-	CmdStand     CommandKind = "stand"
-	CmdSetSeat   CommandKind = "set_seat"
-	CmdSwitch    CommandKind = "switch"
-)
-
-// Command is a request to change a room. Which fields matter depends on Kind (see
-// docs/protocol.md); the room resolves Actor from the client's seat token.
-type Command struct {
-	Kind   CommandKind
-	Token  string   // the client's seat token, if any
-	Move   string   // CmdMove
-	At     *int64   // CmdMove, CmdUndo: the version the client saw (optional)
-	Seat   Side     // CmdSit, CmdSetSeat
-	Name   string   // CmdSit
-	Seat2  SeatKind // CmdSetSeat: bot or open
-	Level  int      // CmdSetSeat with a bot
-	Accept bool     // CmdUndoReply
-
-	actor     Side   // resolved by the room from Token (or the bot's side)
-	bot       bool   // the move comes from the room's bot runner
-	eval      *int   // the bot's score for its move, black's view
-	tokenHash string // CmdSit: the hash of the new token
-}
 
 // seatState is a seat as the log defines it.
 type seatState struct {
@@ -64,58 +30,61 @@ type ply struct {
 	eval *int
 }
 
-// State is a room's position: the replay of its event log. Apply is the only way it
-// changes; Decide turns a command into the events to store, without changing anything.
-// A State is owned by one goroutine.
-type State struct {
-	Meta        Meta
-	Version     int64 // seq of the last applied event
-	GameNo      int   // 1 + the number of rematches
+// roomState is a room's position: the replay of its event log. apply is the only way it
+// changes; decide turns a command into the events to store and the state after them,
+// without changing the state it is called on. A roomState is owned by one goroutine.
+type roomState struct {
+	meta        Meta
+	version     int64 // seq of the last applied event
+	gameNo      int   // 1 + the number of rematches
 	seats       [2]seatState
 	plies       []ply
-	game        Game
+	game        position
 	result      *Result
 	undoBy      Side // the side whose undo request waits for an answer, or ""
 	lastFlipped []string
 	updated     time.Time
 }
 
-// NewState returns the state of a room with no events: both seats open, the game at
+// newRoomState returns the state of a room with no events: both seats open, the game at
 // its start.
-func NewState(meta Meta) (*State, error) {
-	g, err := newGame(meta)
+func newRoomState(meta Meta) (*roomState, error) {
+	g, err := newPosition(meta)
 	if err != nil {
 		return nil, err
 	}
-	s := &State{Meta: meta, GameNo: 1, game: g, updated: meta.CreatedAt}
+	s := &roomState{meta: meta, gameNo: 1, game: g, updated: meta.CreatedAt}
 	for i := range s.seats {
 		s.seats[i].Kind = SeatOpen
 	}
 	return s, nil
 }
 
-// Replay builds the state of a room from its whole log.
-func Replay(meta Meta, events []Event) (*State, error) {
-	s, err := NewState(meta)
+// replayLog builds the state of a room from its whole log, and the log as clients see it.
+func replayLog(meta Meta, events []Event) (*roomState, []PublicEvent, error) {
+	s, err := newRoomState(meta)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	pubs := make([]PublicEvent, 0, len(events))
 	for _, e := range events {
-		if _, err := s.Apply(e); err != nil {
-			return nil, err
+		p, err := s.apply(e)
+		if err != nil {
+			return nil, nil, err
 		}
+		pubs = append(pubs, p)
 	}
-	return s, nil
+	return s, pubs, nil
 }
 
-// Apply applies a stored event and returns it as clients see it. An error means the log
-// is corrupt (an event the rules cannot follow); the state is then unusable.
-func (s *State) Apply(e Event) (PublicEvent, error) {
-	if e.Seq != s.Version+1 {
-		return PublicEvent{}, fmt.Errorf("rooms: room %s: event seq %d after version %d", s.Meta.ID, e.Seq, s.Version)
+// apply applies a stored event and returns it as clients see it. An error means the log
+// is corrupt (an event the rules cannot follow) or, from decide, that the move is
+// illegal; the state is then unusable.
+func (s *roomState) apply(e Event) (PublicEvent, error) {
+	if e.Seq != s.version+1 {
+		return PublicEvent{}, fmt.Errorf("rooms: room %s: event seq %d after version %d", s.meta.ID, e.Seq, s.version)
 	}
-	pub := PublicEvent{Seq: e.Seq, Type: e.Type, Time: e.Time, Seat: e.Seat, By: e.By,
-		Kind: e.Kind, Name: e.Name, Level: e.Level, Move: e.Move, Plies: e.Plies, Eval: e.Eval}
+	pub := publicOf(e)
 	switch e.Type {
 	case EvSeat:
 		s.seats[e.Seat.Index()] = seatState{Kind: e.Kind, Name: e.Name, Level: e.Level, TokenHash: e.TokenHash}
@@ -124,101 +93,129 @@ func (s *State) Apply(e Event) (PublicEvent, error) {
 		s.seats[0], s.seats[1] = s.seats[1], s.seats[0]
 		s.undoBy = ""
 	case EvMove:
-		flipped, err := s.game.Play(e.Move)
+		flipped, err := s.game.play(e.Move)
 		if err != nil {
-			return pub, fmt.Errorf("rooms: room %s: event %d: %w", s.Meta.ID, e.Seq, err)
+			return pub, fmt.Errorf("rooms: room %s: event %d: %w", s.meta.ID, e.Seq, err)
 		}
 		s.plies = append(s.plies, ply{side: e.Seat, move: e.Move, eval: e.Eval})
 		s.lastFlipped, pub.Flipped = flipped, flipped
-		s.result = s.game.Result()
+		s.result = s.game.result()
 		s.undoBy = ""
-		pub.Board = s.game.Board()
+		pub.Board = s.game.board()
 	case EvPass:
-		if err := s.game.Pass(); err != nil {
-			return pub, fmt.Errorf("rooms: room %s: event %d: %w", s.Meta.ID, e.Seq, err)
+		if err := s.game.pass(); err != nil {
+			return pub, fmt.Errorf("rooms: room %s: event %d: %w", s.meta.ID, e.Seq, err)
 		}
 		s.plies = append(s.plies, ply{side: e.Seat, move: "pass"})
 		s.lastFlipped = nil
-		pub.Board = s.game.Board()
+		pub.Board = s.game.board()
 	case EvUndoRequest:
 		s.undoBy = e.Seat
 	case EvUndoDecline:
 		s.undoBy = ""
 	case EvUndo:
 		if e.Plies < 1 || e.Plies > len(s.plies) {
-			return pub, fmt.Errorf("rooms: room %s: event %d: undo %d of %d plies", s.Meta.ID, e.Seq, e.Plies, len(s.plies))
+			return pub, fmt.Errorf("rooms: room %s: event %d: undo %d of %d plies", s.meta.ID, e.Seq, e.Plies, len(s.plies))
 		}
 		if err := s.rebuild(s.plies[:len(s.plies)-e.Plies]); err != nil {
 			return pub, err
 		}
 		s.undoBy = ""
-		pub.Board = s.game.Board()
+		pub.Board = s.game.board()
 	case EvResign:
-		n := s.game.Counts()
+		n := s.game.counts()
 		s.result = &Result{Winner: e.Seat.Other(), Reason: "resign", Black: n.Black, White: n.White}
 		s.undoBy = ""
 	case EvRematch:
 		if err := s.rebuild(nil); err != nil {
 			return pub, err
 		}
-		s.GameNo++
+		s.gameNo++
 		s.undoBy = ""
-		pub.Board = s.game.Board()
+		pub.Board = s.game.board()
 	default:
-		return pub, fmt.Errorf("rooms: room %s: event %d: unknown type %q", s.Meta.ID, e.Seq, e.Type)
+		return pub, fmt.Errorf("rooms: room %s: event %d: unknown type %q", s.meta.ID, e.Seq, e.Type)
 	}
-	s.Version = e.Seq
+	s.version = e.Seq
 	s.updated = e.Time
 	return pub, nil
 }
 
 // rebuild replays the current game from its start through plies.
-func (s *State) rebuild(plies []ply) error {
-	g, err := newGame(s.Meta)
+func (s *roomState) rebuild(plies []ply) error {
+	g, err := newPosition(s.meta)
 	if err != nil {
 		return err
 	}
 	var flipped []string
 	for _, p := range plies {
 		if p.move == "pass" {
-			err, flipped = g.Pass(), nil
+			err, flipped = g.pass(), nil
 		} else {
-			flipped, err = g.Play(p.move)
+			flipped, err = g.play(p.move)
 		}
 		if err != nil {
-			return fmt.Errorf("rooms: room %s: rebuild: %w", s.Meta.ID, err)
+			return fmt.Errorf("rooms: room %s: rebuild: %w", s.meta.ID, err)
 		}
 	}
 	s.game, s.plies, s.lastFlipped = g, plies, flipped
-	s.result = g.Result()
+	s.result = g.result()
 	return nil
 }
 
 // clone returns an independent copy of the state.
-func (s *State) clone() *State {
+func (s *roomState) clone() *roomState {
 	c := *s
 	c.plies = append([]ply(nil), s.plies...)
-	c.game = s.game.Clone()
+	c.game = s.game.clone()
 	return &c
 }
 
-// Decide validates cmd against the state and returns the events that carry it out, with
-// their sequence numbers and times set. It changes nothing; errors are *Error values.
-func (s *State) Decide(cmd Command, now time.Time) ([]Event, error) {
-	evs, err := s.decide(cmd)
-	if err != nil {
-		return nil, err
-	}
-	for i := range evs {
-		evs[i].Seq = s.Version + 1 + int64(i)
-		evs[i].Time = now
-	}
-	return evs, nil
+// decision is what a command comes to: the events to store (seqs and times set), the
+// same events as clients see them with the state after each (its viewer count left for
+// the room to fill in), and the state after them all.
+type decision struct {
+	events []Event
+	public []PublicEvent
+	views  []StateView
+	next   *roomState
 }
 
-func (s *State) decide(cmd Command) ([]Event, error) {
-	if cmd.At != nil && *cmd.At != s.Version {
-		return nil, errorf(CodeStale, "the room is at version %d, not %d", s.Version, *cmd.At)
+// decide validates cmd against the state and works out what it does: the events that
+// carry it out and the state after them, each move played once, on a copy. s itself is
+// unchanged; errors are *Error values.
+func (s *roomState) decide(cmd Command, now time.Time) (decision, error) {
+	evs, err := s.commandEvents(cmd)
+	if err != nil {
+		return decision{}, err
+	}
+	d := decision{next: s.clone()}
+	for i := 0; i < len(evs); i++ {
+		e := evs[i]
+		e.Seq, e.Time = s.version+1+int64(i), now
+		pub, err := d.next.apply(e)
+		if err != nil {
+			var rule *Error
+			if errors.As(err, &rule) {
+				return decision{}, rule // an illegal move, in the rules' words
+			}
+			return decision{}, errorf(CodeInternal, "%v", err)
+		}
+		d.events, d.public = append(d.events, e), append(d.public, pub)
+		d.views = append(d.views, d.next.view(0))
+		if e.Type == EvMove && d.next.game.mustPass() {
+			// The opponent has no reply: the pass is part of the move.
+			evs = append(evs, Event{Type: EvPass, Seat: d.next.game.toMove()})
+		}
+	}
+	return d, nil
+}
+
+// commandEvents checks cmd against the state and returns the events that carry it out,
+// without their seqs and times. A move's legality is the rules' to judge, in decide.
+func (s *roomState) commandEvents(cmd Command) ([]Event, error) {
+	if cmd.At != nil && *cmd.At != s.version {
+		return nil, errorf(CodeStale, "the room is at version %d, not %d", s.version, *cmd.At)
 	}
 	me := cmd.actor
 	switch cmd.Kind {
@@ -258,31 +255,23 @@ func (s *State) decide(cmd Command) ([]Event, error) {
 	return nil, errorf(CodeBadRequest, "unknown command %q", cmd.Kind)
 }
 
-func (s *State) decideMove(cmd Command) ([]Event, error) {
+func (s *roomState) decideMove(cmd Command) ([]Event, error) {
 	me := cmd.actor
 	if s.result != nil {
 		return nil, errorf(CodeGameOver, "the game is over")
 	}
-	if turn := s.game.ToMove(); turn != me {
+	if turn := s.game.toMove(); turn != me {
 		return nil, errorf(CodeNotYourTurn, "it is %s's turn", turn)
 	}
 	if seat := s.seats[me.Index()]; (seat.Kind == SeatBot) != cmd.bot {
 		return nil, errorf(CodeNotYourTurn, "a bot plays %s", me)
 	}
-	trial := s.game.Clone()
-	if _, err := trial.Play(cmd.Move); err != nil {
-		return nil, err
-	}
-	evs := []Event{{Type: EvMove, Seat: me, Move: cmd.Move, Eval: cmd.eval}}
-	if trial.MustPass() {
-		evs = append(evs, Event{Type: EvPass, Seat: trial.ToMove()})
-	}
-	return evs, nil
+	return []Event{{Type: EvMove, Seat: me, Move: cmd.Move, Eval: cmd.eval}}, nil
 }
 
 // pliesToUndo is how many plies take the game back to just before side's last move, or 0
 // if side has not moved in this game.
-func (s *State) pliesToUndo(side Side) int {
+func (s *roomState) pliesToUndo(side Side) int {
 	for i := len(s.plies) - 1; i >= 0; i-- {
 		if p := s.plies[i]; p.side == side && p.move != "pass" {
 			return len(s.plies) - i
@@ -291,7 +280,7 @@ func (s *State) pliesToUndo(side Side) int {
 	return 0
 }
 
-func (s *State) decideUndo(me Side) ([]Event, error) {
+func (s *roomState) decideUndo(me Side) ([]Event, error) {
 	if s.result != nil && s.result.Reason == "resign" {
 		return nil, errorf(CodeGameOver, "the game was resigned")
 	}
@@ -308,7 +297,7 @@ func (s *State) decideUndo(me Side) ([]Event, error) {
 	return []Event{{Type: EvUndoRequest, Seat: me}}, nil
 }
 
-func (s *State) decideUndoReply(me Side, accept bool) ([]Event, error) {
+func (s *roomState) decideUndoReply(me Side, accept bool) ([]Event, error) {
 	if s.undoBy == "" || s.undoBy == me {
 		return nil, errorf(CodeNoRequest, "there is no request to take back for you to answer")
 	}
@@ -322,7 +311,7 @@ func (s *State) decideUndoReply(me Side, accept bool) ([]Event, error) {
 	return []Event{{Type: EvUndo, Plies: n, By: s.undoBy}}, nil
 }
 
-func (s *State) decideSit(cmd Command) ([]Event, error) {
+func (s *roomState) decideSit(cmd Command) ([]Event, error) {
 	if _, err := ParseSide(string(cmd.Seat)); err != nil {
 		return nil, err
 	}
@@ -339,7 +328,7 @@ func (s *State) decideSit(cmd Command) ([]Event, error) {
 	return []Event{{Type: EvSeat, Seat: cmd.Seat, Kind: SeatHuman, Name: name, TokenHash: cmd.tokenHash}}, nil
 }
 
-func (s *State) decideSetSeat(cmd Command) ([]Event, error) {
+func (s *roomState) decideSetSeat(cmd Command) ([]Event, error) {
 	if cmd.actor == "" {
 		return nil, errorf(CodeNotSeated, "only a seated player can change the seats")
 	}
@@ -349,16 +338,16 @@ func (s *State) decideSetSeat(cmd Command) ([]Event, error) {
 	if target := s.seats[cmd.Seat.Index()]; target.Kind == SeatHuman && cmd.Seat != cmd.actor {
 		return nil, errorf(CodeForbidden, "the %s seat belongs to another player", cmd.Seat)
 	}
-	switch cmd.Seat2 {
+	switch cmd.Occupant {
 	case SeatBot:
-		if err := checkLevel(s.Meta.Game, cmd.Level); err != nil {
+		if err := checkLevel(s.meta.Game, cmd.Level); err != nil {
 			return nil, err
 		}
 		return []Event{{Type: EvSeat, Seat: cmd.Seat, Kind: SeatBot, Level: cmd.Level}}, nil
 	case SeatOpen:
 		return []Event{{Type: EvSeat, Seat: cmd.Seat, Kind: SeatOpen}}, nil
 	}
-	return nil, errorf(CodeBadRequest, "a seat can be set to bot or open, not %q", cmd.Seat2)
+	return nil, errorf(CodeBadRequest, "a seat can be set to bot or open, not %q", cmd.Occupant)
 }
 
 // CleanName trims a display name and checks it: 1..24 characters, printable, no control
@@ -381,7 +370,7 @@ func CleanName(name string) (string, error) {
 }
 
 // sideOfToken is the seat the token holds, or "".
-func (s *State) sideOfToken(token string) Side {
+func (s *roomState) sideOfToken(token string) Side {
 	for i, seat := range s.seats {
 		if seat.Kind == SeatHuman && tokenMatches(token, seat.TokenHash) {
 			return sides[i]
@@ -390,8 +379,8 @@ func (s *State) sideOfToken(token string) Side {
 	return ""
 }
 
-// Status is where the current game stands.
-func (s *State) Status() Status {
+// status is where the current game stands.
+func (s *roomState) status() Status {
 	switch {
 	case s.result != nil:
 		return StatusFinished
@@ -401,26 +390,26 @@ func (s *State) Status() Status {
 	return StatusPlaying
 }
 
-// BotToMove reports whether the side to move is a bot with a game to play, and its level.
-func (s *State) BotToMove() (Side, int, bool) {
-	if s.result != nil || s.game.Over() {
+// botToMove reports whether the side to move is a bot with a game to play, and its level.
+func (s *roomState) botToMove() (Side, int, bool) {
+	if s.result != nil || s.game.over() {
 		return "", 0, false
 	}
-	side := s.game.ToMove()
+	side := s.game.toMove()
 	seat := s.seats[side.Index()]
 	return side, seat.Level, seat.Kind == SeatBot
 }
 
-// Summary is the room's lobby line.
-func (s *State) Summary() Summary {
-	_, _, bot := s.BotToMove()
+// summary is the room's lobby line.
+func (s *roomState) summary() Summary {
+	_, _, bot := s.botToMove()
 	return Summary{
-		ID: s.Meta.ID, Game: s.Meta.Game, Size: s.Meta.Size, Rule: s.Meta.Rule,
-		Status: s.Status(), Seats: s.seatViews(), Counts: s.game.Counts(), Plies: len(s.plies),
-		BotToMove: bot, CreatedAt: s.Meta.CreatedAt, UpdatedAt: s.updated, Result: s.result,
+		ID: s.meta.ID, Game: s.meta.Game, Size: s.meta.Size, Rule: s.meta.Rule,
+		Status: s.status(), Seats: s.seatViews(), Counts: s.game.counts(), Plies: len(s.plies),
+		BotToMove: bot, CreatedAt: s.meta.CreatedAt, UpdatedAt: s.updated, Result: s.result,
 	}
 }
 
-func (s *State) seatViews() map[Side]SeatView {
+func (s *roomState) seatViews() map[Side]SeatView {
 	return map[Side]SeatView{Black: s.seats[0].view(), White: s.seats[1].view()}
 }

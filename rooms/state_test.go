@@ -7,10 +7,11 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// table is a State driven the way a room drives it: decide, then apply.
+// table is a room state driven the way a room drives it: decide, store, take the
+// decision's state.
 type table struct {
 	t      *testing.T
-	st     *State
+	st     *roomState
 	tokens map[Side]string
 	log    []Event
 }
@@ -18,7 +19,7 @@ type table struct {
 func newTable(t *testing.T, meta Meta) *table {
 	t.Helper()
 	require.NoError(t, normalizeMeta(&meta))
-	st, err := NewState(meta)
+	st, err := newRoomState(meta)
 	require.NoError(t, err)
 	return &table{t: t, st: st, tokens: map[Side]string{}}
 }
@@ -33,19 +34,29 @@ func (tb *table) do(cmd Command) ([]Event, error) {
 	if cmd.Kind == CmdSit {
 		token, cmd.tokenHash = newToken()
 	}
-	evs, err := tb.st.Decide(cmd, t0)
+	d, err := tb.st.decide(cmd, t0)
 	if err != nil {
 		return nil, err
 	}
 	if cmd.Kind == CmdSit {
 		tb.tokens[cmd.Seat] = token
 	}
-	for _, e := range evs {
-		_, err := tb.st.Apply(e)
+	// The decision's state is what applying its events gives, event by event, and the
+	// public events and views it carries are those of each step.
+	applied := tb.st.clone()
+	require.Len(tb.t, d.public, len(d.events))
+	require.Len(tb.t, d.views, len(d.events))
+	for i, e := range d.events {
+		pub, err := applied.apply(e)
 		require.NoError(tb.t, err)
+		require.Equal(tb.t, pub, d.public[i])
+		require.Empty(tb.t, pub.TokenHash, "a public event never carries the token hash")
+		require.Equal(tb.t, applied.view(0), d.views[i])
 		tb.log = append(tb.log, e)
 	}
-	return evs, nil
+	require.Equal(tb.t, applied.view(0), d.next.view(0))
+	tb.st = d.next
+	return d.events, nil
 }
 
 func (tb *table) must(cmd Command) []Event {
@@ -58,11 +69,11 @@ func (tb *table) must(cmd Command) []Event {
 // fails checks that cmd is refused with code and leaves the state as it was.
 func (tb *table) fails(cmd Command, code Code) {
 	tb.t.Helper()
-	before := tb.st.View(0)
+	before := tb.st.view(0)
 	_, err := tb.do(cmd)
 	require.Error(tb.t, err)
 	require.Equal(tb.t, code, CodeOf(err), "error: %v", err)
-	require.Equal(tb.t, before, tb.st.View(0), "a refused command changes nothing")
+	require.Equal(tb.t, before, tb.st.view(0), "a refused command changes nothing")
 }
 
 func (tb *table) sit(side Side, name string) {
@@ -78,7 +89,7 @@ func (tb *table) move(side Side, move string) []Event {
 // botMove plays a move as the room's bot runner does.
 func (tb *table) botMove(side Side, move string) {
 	tb.t.Helper()
-	v := tb.st.Version
+	v := tb.st.version
 	_, err := tb.do(Command{Kind: CmdMove, Move: move, At: &v, actor: side, bot: true})
 	require.NoError(tb.t, err)
 }
@@ -86,14 +97,14 @@ func (tb *table) botMove(side Side, move string) {
 // replayed checks that replaying the log from scratch gives the same state.
 func (tb *table) replayed() {
 	tb.t.Helper()
-	again, err := Replay(tb.st.Meta, tb.log)
+	again, _, err := replayLog(tb.st.meta, tb.log)
 	require.NoError(tb.t, err)
-	require.Equal(tb.t, tb.st.View(0), again.View(0))
+	require.Equal(tb.t, tb.st.view(0), again.view(0))
 }
 
 func TestReversiGameFlow(t *testing.T) {
 	tb := newTable(t, Meta{ID: "r1", Game: "reversi", CreatedAt: t0})
-	require.Equal(t, StatusWaiting, tb.st.Status())
+	require.Equal(t, StatusWaiting, tb.st.status())
 	tb.sit(Black, "Ann")
 	tb.sit(White, "Bob")
 
@@ -104,12 +115,12 @@ func TestReversiGameFlow(t *testing.T) {
 	tb.fails(Command{Kind: CmdMove, Token: tb.tokens[Black], Move: "d4"}, CodeIllegalMove) // occupied
 	tb.fails(Command{Kind: CmdMove, Token: tb.tokens[Black], Move: "z9"}, CodeBadRequest)
 	tb.fails(Command{Kind: CmdMove, Token: tb.tokens[Black], Move: "pass"}, CodeIllegalMove)
-	stale := tb.st.Version - 1
+	stale := tb.st.version - 1
 	tb.fails(Command{Kind: CmdMove, Token: tb.tokens[Black], Move: "f5", At: &stale}, CodeStale)
 
 	evs := tb.move(Black, "f5")
 	require.Len(t, evs, 1)
-	v := tb.st.View(3)
+	v := tb.st.view(3)
 	require.Equal(t, StatusPlaying, v.Status)
 	require.Equal(t, []string{"e5"}, v.Flipped)
 	require.Equal(t, Counts{Black: 4, White: 1}, v.Counts)
@@ -133,7 +144,7 @@ func TestReversiForcedPass(t *testing.T) {
 	require.Len(t, evs, 2)
 	require.Equal(t, EvPass, evs[1].Type)
 	require.Equal(t, Black, evs[1].Seat)
-	v := tb.st.View(0)
+	v := tb.st.view(0)
 	require.Equal(t, White, *v.ToMove, "after black's pass white moves again")
 	require.Equal(t, "pass", *v.LastMove)
 	require.Equal(t, append(moves, "c1", "pass"), v.Moves)
@@ -143,43 +154,43 @@ func TestReversiForcedPass(t *testing.T) {
 	tb.must(Command{Kind: CmdUndo, Token: tb.tokens[White]})
 	evs = tb.must(Command{Kind: CmdUndoReply, Token: tb.tokens[Black], Accept: true})
 	require.Equal(t, 2, evs[0].Plies)
-	require.Equal(t, moves, tb.st.View(0).Moves)
+	require.Equal(t, moves, tb.st.view(0).Moves)
 	tb.replayed()
 }
 
 func TestUndoAgainstBot(t *testing.T) {
 	tb := newTable(t, Meta{ID: "r3", Game: "reversi", CreatedAt: t0})
 	tb.sit(Black, "Ann")
-	tb.must(Command{Kind: CmdSetSeat, Token: tb.tokens[Black], Seat: White, Seat2: SeatBot, Level: 3})
-	start := tb.st.View(0).Board
+	tb.must(Command{Kind: CmdSetSeat, Token: tb.tokens[Black], Seat: White, Occupant: SeatBot, Level: 3})
+	start := tb.st.view(0).Board
 	tb.fails(Command{Kind: CmdUndo, Token: tb.tokens[Black]}, CodeNothingToUndo)
 
 	tb.move(Black, "f5")
-	side, level, ok := tb.st.BotToMove()
+	side, level, ok := tb.st.botToMove()
 	require.True(t, ok)
 	require.Equal(t, White, side)
 	require.Equal(t, 3, level)
 	tb.fails(Command{Kind: CmdMove, Token: tb.tokens[Black], Move: "f6"}, CodeNotYourTurn)
 	tb.botMove(White, "f6")
-	afterFirst := tb.st.View(0).Board
+	afterFirst := tb.st.view(0).Board
 	tb.move(Black, "e6")
 	tb.botMove(White, "f4")
 
 	evs := tb.must(Command{Kind: CmdUndo, Token: tb.tokens[Black]})
 	require.Equal(t, EvUndo, evs[0].Type)
 	require.Equal(t, 2, evs[0].Plies, "the bot's reply and the player's move")
-	require.Equal(t, afterFirst, tb.st.View(0).Board)
+	require.Equal(t, afterFirst, tb.st.view(0).Board)
 
 	// While the bot thinks, undo takes back just the player's move.
 	tb.move(Black, "e6")
 	evs = tb.must(Command{Kind: CmdUndo, Token: tb.tokens[Black]})
 	require.Equal(t, 1, evs[0].Plies)
-	require.Equal(t, afterFirst, tb.st.View(0).Board)
+	require.Equal(t, afterFirst, tb.st.view(0).Board)
 
 	// Back to the start.
 	tb.must(Command{Kind: CmdUndo, Token: tb.tokens[Black]})
-	require.Equal(t, start, tb.st.View(0).Board)
-	require.Empty(t, tb.st.View(0).Moves)
+	require.Equal(t, start, tb.st.view(0).Board)
+	require.Empty(t, tb.st.view(0).Moves)
 	tb.fails(Command{Kind: CmdUndo, Token: tb.tokens[Black]}, CodeNothingToUndo)
 	tb.replayed()
 }
@@ -193,26 +204,26 @@ func TestUndoBetweenPeople(t *testing.T) {
 
 	tb.fails(Command{Kind: CmdUndoReply, Token: tb.tokens[White], Accept: true}, CodeNoRequest)
 	tb.must(Command{Kind: CmdUndo, Token: tb.tokens[White]})
-	require.Equal(t, White, tb.st.View(0).UndoRequest.By)
+	require.Equal(t, White, tb.st.view(0).UndoRequest.By)
 	tb.fails(Command{Kind: CmdUndo, Token: tb.tokens[White]}, CodeBadRequest)
 	tb.fails(Command{Kind: CmdUndoReply, Token: tb.tokens[White], Accept: true}, CodeNoRequest)
 
 	tb.must(Command{Kind: CmdUndoReply, Token: tb.tokens[Black], Accept: false})
-	require.Nil(t, tb.st.View(0).UndoRequest)
-	require.Len(t, tb.st.View(0).Moves, 2)
+	require.Nil(t, tb.st.view(0).UndoRequest)
+	require.Len(t, tb.st.view(0).Moves, 2)
 
 	tb.must(Command{Kind: CmdUndo, Token: tb.tokens[White]})
 	evs := tb.must(Command{Kind: CmdUndoReply, Token: tb.tokens[Black], Accept: true})
 	require.Equal(t, EvUndo, evs[0].Type)
 	require.Equal(t, White, evs[0].By)
-	require.Equal(t, []string{"f5"}, tb.st.View(0).Moves)
-	require.Equal(t, White, *tb.st.View(0).ToMove)
+	require.Equal(t, []string{"f5"}, tb.st.view(0).Moves)
+	require.Equal(t, White, *tb.st.view(0).ToMove)
 
 	// A move cancels a waiting request.
 	tb.move(White, "f6")
 	tb.must(Command{Kind: CmdUndo, Token: tb.tokens[White]})
 	tb.move(Black, "e6")
-	require.Nil(t, tb.st.View(0).UndoRequest)
+	require.Nil(t, tb.st.view(0).UndoRequest)
 	tb.replayed()
 }
 
@@ -223,7 +234,7 @@ func TestResignAndRematch(t *testing.T) {
 	tb.fails(Command{Kind: CmdRematch, Token: tb.tokens[Black]}, CodeGameNotOver)
 	tb.move(Black, "f5")
 	tb.must(Command{Kind: CmdResign, Token: tb.tokens[White]})
-	v := tb.st.View(0)
+	v := tb.st.view(0)
 	require.Equal(t, StatusFinished, v.Status)
 	require.Equal(t, Black, v.Result.Winner)
 	require.Equal(t, "resign", v.Result.Reason)
@@ -233,7 +244,7 @@ func TestResignAndRematch(t *testing.T) {
 	tb.fails(Command{Kind: CmdUndo, Token: tb.tokens[Black]}, CodeGameOver)
 
 	tb.must(Command{Kind: CmdRematch, Token: tb.tokens[White]})
-	v = tb.st.View(0)
+	v = tb.st.view(0)
 	require.Equal(t, 2, v.GameNo)
 	require.Nil(t, v.Result)
 	require.Empty(t, v.Moves)
@@ -248,26 +259,26 @@ func TestSeats(t *testing.T) {
 	tb.fails(Command{Kind: CmdSit, Seat: Black, Name: "a\x00b"}, CodeBadRequest)
 	tb.fails(Command{Kind: CmdSit, Seat: Black, Name: "ThisNameIsFarTooLongForASeat"}, CodeBadRequest)
 	tb.sit(Black, "  Ann  ")
-	require.Equal(t, "Ann", tb.st.View(0).Seats[Black].Name)
+	require.Equal(t, "Ann", tb.st.view(0).Seats[Black].Name)
 	tb.fails(Command{Kind: CmdSit, Seat: Black, Name: "Eve"}, CodeSeatTaken)
 	tb.fails(Command{Kind: CmdSit, Token: tb.tokens[Black], Seat: White, Name: "Ann"}, CodeAlreadySeated)
-	tb.fails(Command{Kind: CmdSetSeat, Seat: White, Seat2: SeatBot, Level: 2}, CodeNotSeated)
-	tb.fails(Command{Kind: CmdSetSeat, Token: tb.tokens[Black], Seat: White, Seat2: SeatBot, Level: 99}, CodeBadRequest)
-	tb.fails(Command{Kind: CmdSetSeat, Token: tb.tokens[Black], Seat: White, Seat2: SeatHuman}, CodeBadRequest)
+	tb.fails(Command{Kind: CmdSetSeat, Seat: White, Occupant: SeatBot, Level: 2}, CodeNotSeated)
+	tb.fails(Command{Kind: CmdSetSeat, Token: tb.tokens[Black], Seat: White, Occupant: SeatBot, Level: 99}, CodeBadRequest)
+	tb.fails(Command{Kind: CmdSetSeat, Token: tb.tokens[Black], Seat: White, Occupant: SeatHuman}, CodeBadRequest)
 	tb.sit(White, "Bob")
-	tb.fails(Command{Kind: CmdSetSeat, Token: tb.tokens[Black], Seat: White, Seat2: SeatBot, Level: 2}, CodeForbidden)
+	tb.fails(Command{Kind: CmdSetSeat, Token: tb.tokens[Black], Seat: White, Occupant: SeatBot, Level: 2}, CodeForbidden)
 	tb.fails(Command{Kind: CmdSwitch, Token: tb.tokens[Black]}, CodeForbidden)
 
 	// Bob leaves; Ann puts a bot in, changes its level, then switches sides with it.
 	tb.must(Command{Kind: CmdStand, Token: tb.tokens[White]})
-	require.Equal(t, SeatOpen, tb.st.View(0).Seats[White].Kind)
+	require.Equal(t, SeatOpen, tb.st.view(0).Seats[White].Kind)
 	tb.fails(Command{Kind: CmdMove, Token: tb.tokens[White], Move: "f5"}, CodeNotSeated)
-	tb.must(Command{Kind: CmdSetSeat, Token: tb.tokens[Black], Seat: White, Seat2: SeatBot, Level: 2})
-	tb.must(Command{Kind: CmdSetSeat, Token: tb.tokens[Black], Seat: White, Seat2: SeatBot, Level: 7})
-	require.Equal(t, SeatView{Kind: SeatBot, Level: 7}, tb.st.View(0).Seats[White])
+	tb.must(Command{Kind: CmdSetSeat, Token: tb.tokens[Black], Seat: White, Occupant: SeatBot, Level: 2})
+	tb.must(Command{Kind: CmdSetSeat, Token: tb.tokens[Black], Seat: White, Occupant: SeatBot, Level: 7})
+	require.Equal(t, SeatView{Kind: SeatBot, Level: 7}, tb.st.view(0).Seats[White])
 	tb.move(Black, "f5")
 	tb.must(Command{Kind: CmdSwitch, Token: tb.tokens[Black]})
-	v := tb.st.View(0)
+	v := tb.st.view(0)
 	require.Equal(t, SeatView{Kind: SeatBot, Level: 7}, v.Seats[Black])
 	require.Equal(t, "Ann", v.Seats[White].Name)
 	require.Equal(t, White, tb.st.sideOfToken(tb.tokens[Black]), "the token follows its holder")
@@ -289,7 +300,7 @@ func TestGomokuFiveWins(t *testing.T) {
 			tb.fails(Command{Kind: CmdMove, Token: tb.tokens[White], Move: "h8"}, CodeNotYourTurn)
 			tb.fails(Command{Kind: CmdMove, Token: tb.tokens[Black], Move: "a1"}, CodeIllegalMove)
 			tb.move(Black, "l8")
-			v := tb.st.View(0)
+			v := tb.st.view(0)
 			require.Equal(t, StatusFinished, v.Status)
 			require.Equal(t, &Result{Winner: Black, Reason: "five", Black: 5, White: 4}, v.Result)
 			require.ElementsMatch(t, []string{"h8", "i8", "j8", "k8", "l8"}, v.WinLine)
@@ -300,7 +311,7 @@ func TestGomokuFiveWins(t *testing.T) {
 			// Undo after the rules ended the game (asked and granted) reopens it.
 			tb.must(Command{Kind: CmdUndo, Token: tb.tokens[Black]})
 			tb.must(Command{Kind: CmdUndoReply, Token: tb.tokens[White], Accept: true})
-			require.Nil(t, tb.st.View(0).Result)
+			require.Nil(t, tb.st.view(0).Result)
 			tb.replayed()
 		})
 	}
@@ -317,7 +328,7 @@ func TestRenjuForbiddenPoint(t *testing.T) {
 	for i, m := range []string{"f8", "a1", "g8", "a15", "h6", "o1", "h7", "o15"} {
 		tb.move([]Side{Black, White}[i%2], m)
 	}
-	require.Contains(t, tb.st.View(0).Forbidden, "h8")
+	require.Contains(t, tb.st.view(0).Forbidden, "h8")
 	tb.fails(Command{Kind: CmdMove, Token: tb.tokens[Black], Move: "h8"}, CodeIllegalMove)
 }
 
@@ -366,24 +377,36 @@ func FuzzRoomCommands(f *testing.F) {
 			op, arg := script[i], script[i+1]
 			side := []Side{Black, White}[op&1]
 			cmd := Command{Kind: kinds[int(op>>1)%len(kinds)], Token: tb.tokens[side], Seat: side,
-				Name: "P", Accept: arg&1 == 0, Seat2: []SeatKind{SeatBot, SeatOpen}[arg&1], Level: 1 + int(arg)%3}
+				Name: "P", Accept: arg&1 == 0, Occupant: []SeatKind{SeatBot, SeatOpen}[arg&1], Level: 1 + int(arg)%3}
 			if cmd.Kind == CmdMove {
 				n := meta.Size
 				if n == 0 {
 					n = 8
 				}
-				if legal := tb.st.View(0).Legal; len(legal) > 0 && arg&0x80 == 0 {
+				if legal := tb.st.view(0).Legal; len(legal) > 0 && arg&0x80 == 0 {
 					cmd.Move = legal[int(arg)%len(legal)]
 				} else {
 					cmd.Move = string(rune('a'+int(arg)%n)) + strconv.Itoa(1+int(arg/16)%n)
 				}
 			}
-			before := tb.st.View(0)
+			before := tb.st.view(0)
 			if _, err := tb.do(cmd); err != nil {
-				require.Equal(t, before, tb.st.View(0))
+				require.Equal(t, before, tb.st.view(0))
 				require.NotEqual(t, CodeInternal, CodeOf(err), "%v", err)
 			}
 		}
 		tb.replayed()
 	})
+}
+
+func TestParseCommandKind(t *testing.T) {
+	for _, k := range commandKinds {
+		got, ok := ParseCommandKind(string(k))
+		require.True(t, ok, k)
+		require.Equal(t, k, got)
+	}
+	for _, notCommand := range []string{"", "join", "leave", "ping", "MOVE", "move ", "pass"} {
+		_, ok := ParseCommandKind(notCommand)
+		require.False(t, ok, "%q is not a room command", notCommand)
+	}
 }

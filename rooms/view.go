@@ -1,27 +1,6 @@
 package rooms
 
-import (
-	"encoding/json"
-	"time"
-)
-
-// PublicEvent is an event as clients see it: the stored event without the token hash,
-// plus the board after it (move, pass, undo, rematch) and the discs a move turned.
-type PublicEvent struct {
-	Seq     int64     `json:"seq"`
-	Type    EventType `json:"type"`
-	Time    time.Time `json:"time"`
-	Seat    Side      `json:"seat,omitempty"`
-	By      Side      `json:"by,omitempty"`
-	Kind    SeatKind  `json:"kind,omitempty"`
-	Name    string    `json:"name,omitempty"`
-	Level   int       `json:"level,omitempty"`
-	Move    string    `json:"move,omitempty"`
-	Plies   int       `json:"plies,omitempty"`
-	Eval    *int      `json:"eval,omitempty"`
-	Board   string    `json:"board,omitempty"`
-	Flipped []string  `json:"flipped,omitempty"`
-}
+import "encoding/json"
 
 // StateView is the room state of docs/protocol.md, sent with every joined and event
 // message.
@@ -52,14 +31,14 @@ type undoRequestView struct {
 	By Side `json:"by"`
 }
 
-// View is the state as clients see it, with the given number of viewers.
-func (s *State) View(viewers int) StateView {
+// view is the state as clients see it, with the given number of viewers.
+func (s *roomState) view(viewers int) StateView {
 	v := StateView{
-		ID: s.Meta.ID, Game: s.Meta.Game, Size: s.Meta.Size, Rule: s.Meta.Rule,
-		Version: s.Version, GameNo: s.GameNo, Status: s.Status(), Board: s.game.Board(),
-		Legal: []string{}, Flipped: s.lastFlipped, Counts: s.game.Counts(),
+		ID: s.meta.ID, Game: s.meta.Game, Size: s.meta.Size, Rule: s.meta.Rule,
+		Version: s.version, GameNo: s.gameNo, Status: s.status(), Board: s.game.board(),
+		Legal: []string{}, Flipped: s.lastFlipped, Counts: s.game.counts(),
 		Moves: make([]string, len(s.plies)), Seats: s.seatViews(), Result: s.result,
-		WinLine: s.game.WinLine(), Viewers: viewers,
+		WinLine: s.game.winLine(), Viewers: viewers,
 	}
 	if v.Flipped == nil {
 		v.Flipped = []string{}
@@ -72,12 +51,12 @@ func (s *State) View(viewers int) StateView {
 		v.LastMove = &last
 	}
 	if s.result == nil {
-		turn := s.game.ToMove()
+		turn := s.game.toMove()
 		v.ToMove = &turn
-		if l := s.game.Legal(); l != nil {
+		if l := s.game.legal(); l != nil {
 			v.Legal = l
 		}
-		v.Forbidden = s.game.Forbidden()
+		v.Forbidden = s.game.forbidden()
 	}
 	if s.undoBy != "" {
 		v.UndoRequest = &undoRequestView{By: s.undoBy}
@@ -105,8 +84,8 @@ type eventMsg struct {
 	State StateView   `json:"state"`
 }
 
-// Thinking is a bot's search progress as sent to watchers.
-type Thinking struct {
+// thinkingMsg is a bot's search progress as sent to watchers.
+type thinkingMsg struct {
 	Type  string   `json:"type"`
 	Room  string   `json:"room"`
 	Seat  Side     `json:"seat"`
