@@ -1,9 +1,13 @@
 // Package hub is the server's WebSocket edge: one connection per browser tab at /ws,
-// with one reader and one writer goroutine each, ping/pong deadlines, a bounded send
-// queue (a client too slow to keep up is dropped, never waited for), a frame size limit,
-// a per-connection message rate limit, a per-address connection limit and an Origin
-// check. It turns client messages into rooms.Service calls and knows nothing of the
-// games' rules.
+// with ping/pong deadlines, a bounded send queue (a client too slow to keep up is
+// dropped, never waited for), a frame size limit, a per-connection message rate limit, a
+// per-address connection limit and an Origin check. It turns client messages into
+// rooms.Service calls and knows nothing of the games' rules.
+//
+// A connection costs one goroutine while idle: its reader. Each frame is handled on a
+// short-lived goroutine the reader waits for (so the reader's stack stays small), and a
+// writer goroutine runs only while messages wait to be written (conn.go says why: memory
+// per idle connection is what bounds how many sockets a node holds).
 package hub
 
 import (
