@@ -11,21 +11,39 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-// RedisBroker is a Broker on Redis: pub/sub for messages (one channel per room, all on
-// one connection per node), a hash per room for presence, and SET NX leases.
+// RedisBroker is a Broker on Redis: pub/sub for messages (one channel per room), a hash
+// per room for presence, and SET NX leases.
 //
 //	room:{id}:ch        pub/sub channel of the room
 //	room:{id}:viewers   hash: node -> "count:expiry unix ms"
-//	lease:{key}         string: the owner, with a TTL
+//	lease:bot:{id}      string: the owner of the room's bot search, with a TTL
+//
+// On one Redis (or Sentinel's master) every room's channel rides one connection per node
+// (SUBSCRIBE, PUBLISH). On a Cluster plain pub/sub would copy every message to every
+// shard, so rooms use sharded pub/sub (SSUBSCRIBE, SPUBLISH): a room's message goes to
+// the master of the room's slot and its replica only. Redis takes an SSUBSCRIBE for one
+// slot at a time, so a node holds one pub/sub connection per slot it has rooms in (at
+// most one per room loaded, at most 16,384), each opened with its first room and closed
+// with its last.
 type RedisBroker struct {
-	rdb redis.UniversalClient
-	ps  *redis.PubSub
-	log *slog.Logger
+	rdb     redis.UniversalClient
+	cluster *redis.ClusterClient // rdb, when it is a Cluster client
+	ps      *redis.PubSub        // one Redis: every room's channel
+	log     *slog.Logger
 
 	mu   sync.Mutex
 	subs map[string]func([]byte) // channel -> deliver
 
-	done chan struct{}
+	slotMu sync.Mutex        // guards slots; held across a slot's (un)subscribe
+	slots  map[int]*slotSubs // Cluster: hash slot -> its sharded subscription
+	wg     sync.WaitGroup    // readers of the slots' connections
+	done   chan struct{}
+}
+
+// slotSubs is a Cluster node's sharded subscription to the channels of one hash slot.
+type slotSubs struct {
+	ps       *redis.PubSub
+	channels int
 }
 
 var _ Broker = (*RedisBroker)(nil)
@@ -34,21 +52,38 @@ var _ Broker = (*RedisBroker)(nil)
 // pub/sub connection until Close; go-redis reconnects it and resubscribes after an
 // outage (messages published meanwhile are lost, which the seq check covers).
 func NewRedisBroker(rdb redis.UniversalClient, log *slog.Logger) *RedisBroker {
-	b := &RedisBroker{rdb: rdb, ps: rdb.Subscribe(context.Background()), log: log,
-		subs: map[string]func([]byte){}, done: make(chan struct{})}
-	go b.run()
+	b := &RedisBroker{rdb: rdb, log: log, subs: map[string]func([]byte){}, done: make(chan struct{})}
+	if cc, ok := rdb.(*redis.ClusterClient); ok {
+		b.cluster, b.slots = cc, map[int]*slotSubs{}
+		close(b.done)
+		return b
+	}
+	b.ps = rdb.Subscribe(context.Background())
+	go func() {
+		defer close(b.done)
+		b.run(b.ps)
+	}()
 	return b
 }
 
 func channelOf(room string) string  { return "room:{" + room + "}:ch" }
 func viewersKey(room string) string { return "room:{" + room + "}:viewers" }
-func leaseKey(key string) string    { return "lease:{" + key + "}" }
 
-func (b *RedisBroker) run() {
-	defer close(b.done)
+// leaseKey names a lease in Redis. A key "kind:room" (the bot lease is "bot:<room>") is
+// tagged with the room, so that it lives in the room's Cluster slot with the room's
+// other keys; other keys are tagged whole.
+func leaseKey(key string) string {
+	if kind, room, ok := strings.Cut(key, ":"); ok && room != "" {
+		return "lease:" + kind + ":{" + room + "}"
+	}
+	return "lease:{" + key + "}"
+}
+
+// run delivers the messages of one pub/sub connection until it is closed.
+func (b *RedisBroker) run(ps *redis.PubSub) {
 	// A large channel buffer rides out bursts; go-redis drops messages rather than
 	// block its reader when the buffer is full for longer than the send timeout.
-	for msg := range b.ps.Channel(redis.WithChannelSize(4096)) {
+	for msg := range ps.Channel(redis.WithChannelSize(4096)) {
 		b.mu.Lock()
 		deliver := b.subs[msg.Channel]
 		b.mu.Unlock()
@@ -60,7 +95,13 @@ func (b *RedisBroker) run() {
 
 // Publish implements Broker.
 func (b *RedisBroker) Publish(ctx context.Context, room string, msg []byte) error {
-	if err := b.rdb.Publish(ctx, channelOf(room), msg).Err(); err != nil {
+	var err error
+	if b.cluster != nil {
+		err = b.cluster.SPublish(ctx, channelOf(room), msg).Err()
+	} else {
+		err = b.rdb.Publish(ctx, channelOf(room), msg).Err()
+	}
+	if err != nil {
 		return unavailable("publish", err)
 	}
 	return nil
@@ -72,6 +113,15 @@ func (b *RedisBroker) Subscribe(room string, deliver func([]byte)) (func(), erro
 	b.mu.Lock()
 	b.subs[ch] = deliver
 	b.mu.Unlock()
+	if b.cluster != nil {
+		b.sharded(ch, true)
+		return func() {
+			b.mu.Lock()
+			delete(b.subs, ch)
+			b.mu.Unlock()
+			b.sharded(ch, false)
+		}, nil
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), backendTimeout)
 	defer cancel()
 	if err := b.ps.Subscribe(ctx, ch); err != nil {
@@ -87,6 +137,44 @@ func (b *RedisBroker) Subscribe(room string, deliver func([]byte)) (func(), erro
 		defer cancel()
 		b.ps.Unsubscribe(ctx, ch)
 	}, nil
+}
+
+// sharded subscribes (on) or unsubscribes a channel on its slot's connection, opening
+// the connection with the slot's first channel and closing it with its last.
+func (b *RedisBroker) sharded(ch string, on bool) {
+	slot := redisSlot(ch)
+	b.slotMu.Lock()
+	defer b.slotMu.Unlock()
+	ss := b.slots[slot]
+	ctx, cancel := context.WithTimeout(context.Background(), backendTimeout)
+	defer cancel()
+	if !on {
+		if ss == nil {
+			return
+		}
+		if ss.channels--; ss.channels > 0 {
+			ss.ps.SUnsubscribe(ctx, ch)
+			return
+		}
+		delete(b.slots, slot)
+		ss.ps.Close() // its reader ends with it
+		return
+	}
+	if ss == nil {
+		// go-redis connects this pub/sub to the master of the slot of its channels, and
+		// again to the new master after a failover, subscribing them all again.
+		ss = &slotSubs{ps: b.cluster.SSubscribe(ctx)}
+		b.slots[slot] = ss
+		b.wg.Add(1)
+		go func() {
+			defer b.wg.Done()
+			b.run(ss.ps)
+		}()
+	}
+	ss.channels++
+	if err := ss.ps.SSubscribe(ctx, ch); err != nil {
+		b.log.Warn("redis ssubscribe failed; will resubscribe on reconnect", "channel", ch, "err", err)
+	}
 }
 
 // SetPresence implements Broker.
@@ -166,7 +254,39 @@ func (b *RedisBroker) Release(ctx context.Context, key, owner string) error {
 
 // Close implements Broker.
 func (b *RedisBroker) Close() error {
+	if b.cluster != nil {
+		b.slotMu.Lock()
+		for slot, ss := range b.slots {
+			ss.ps.Close()
+			delete(b.slots, slot)
+		}
+		b.slotMu.Unlock()
+		b.wg.Wait()
+		return nil
+	}
 	err := b.ps.Close()
 	<-b.done
 	return err
+}
+
+// redisSlot is the Cluster hash slot of a key: CRC16 of its hash tag (the part between
+// the first { and the next }, when not empty) or of the whole key, modulo 16,384.
+func redisSlot(key string) int {
+	if i := strings.IndexByte(key, '{'); i >= 0 {
+		if j := strings.IndexByte(key[i+1:], '}'); j > 0 {
+			key = key[i+1 : i+1+j]
+		}
+	}
+	var crc uint16
+	for k := 0; k < len(key); k++ {
+		crc ^= uint16(key[k]) << 8
+		for range 8 {
+			if crc&0x8000 != 0 {
+				crc = crc<<1 ^ 0x1021
+			} else {
+				crc <<= 1
+			}
+		}
+	}
+	return int(crc) % clusterSlots
 }

@@ -6,25 +6,48 @@ import (
 	"testing"
 	"time"
 
+	"github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/require"
 
 	"github.com/boardhall/boardhall/rooms/redistest"
 )
 
-// brokerFactories make two Brokers that share one backend (two nodes).
-var brokerFactories = map[string]func(t *testing.T) (Broker, Broker){
-	"memory": func(t *testing.T) (Broker, Broker) { b := NewMemoryBroker(); return b, b },
-	"redis": func(t *testing.T) (Broker, Broker) {
-		rdb := redistest.Client(t)
-		a, b := NewRedisBroker(rdb, slog.Default()), NewRedisBroker(rdb, slog.Default())
-		t.Cleanup(func() { a.Close(); b.Close() })
-		return a, b
+// brokerFactories are set up once per suite (a topology starts with the suite's t) and
+// then make, for each test, two Brokers that share one backend (two nodes).
+var brokerFactories = map[string]func(suite *testing.T) func(t *testing.T) (Broker, Broker){
+	"memory": func(*testing.T) func(*testing.T) (Broker, Broker) {
+		return func(t *testing.T) (Broker, Broker) { b := NewMemoryBroker(); return b, b }
+	},
+	"redis": func(*testing.T) func(*testing.T) (Broker, Broker) {
+		return func(t *testing.T) (Broker, Broker) { rdb := redistest.Client(t); return redisBrokers(t, rdb, rdb) }
+	},
+	"sentinel": func(suite *testing.T) func(*testing.T) (Broker, Broker) {
+		sen := redistest.StartSentinel(suite)
+		return func(t *testing.T) (Broker, Broker) {
+			sen.Flush(t)
+			return redisBrokers(t, sen.Client(t), sen.Client(t))
+		}
+	},
+	"cluster": func(suite *testing.T) func(*testing.T) (Broker, Broker) {
+		cl := redistest.StartCluster(suite)
+		return func(t *testing.T) (Broker, Broker) {
+			cl.Flush(t)
+			return redisBrokers(t, cl.Client(t), cl.Client(t))
+		}
 	},
 }
 
+// redisBrokers are two nodes' Brokers, each on its own client.
+func redisBrokers(t *testing.T, rdbA, rdbB redis.UniversalClient) (Broker, Broker) {
+	a, b := NewRedisBroker(rdbA, slog.Default()), NewRedisBroker(rdbB, slog.Default())
+	t.Cleanup(func() { a.Close(); b.Close() })
+	return a, b
+}
+
 func TestBrokerConformance(t *testing.T) {
-	for name, newBrokers := range brokerFactories {
+	for name, setup := range brokerFactories {
 		t.Run(name, func(t *testing.T) {
+			newBrokers := setup(t)
 			t.Run("PublishSubscribe", func(t *testing.T) { testBrokerPubSub(t, newBrokers) })
 			t.Run("Presence", func(t *testing.T) { testBrokerPresence(t, newBrokers) })
 			t.Run("Claim", func(t *testing.T) { testBrokerClaim(t, newBrokers) })
@@ -121,4 +144,34 @@ func testBrokerClaim(t *testing.T, newBrokers func(*testing.T) (Broker, Broker))
 		ok, err := a.Claim(ctx, "bot:r", "nodeA", time.Minute)
 		return err == nil && ok
 	}, 10*time.Second, 20*time.Millisecond)
+}
+
+// TestRedisSlot checks the Cluster slot function against values Redis gives
+// (CLUSTER KEYSLOT) and the hash tag rules of the Cluster specification.
+func TestRedisSlot(t *testing.T) {
+	for _, tc := range []struct {
+		key  string
+		slot int
+	}{
+		{"123456789", 12739}, // CRC16/XMODEM's check value 0x31C3
+		{"foo", 12182},
+		{"bar", 5061},
+		{"{foo}:anything", 12182},  // the tag alone is hashed
+		{"room:{foo}:ch", 12182},   // a room's channel shares the room's slot
+		{"foo{}{bar}", -1},         // an empty first tag: the whole key
+		{"foo{{bar}}zap", -2},      // the tag is "{bar"
+		{"lease:bot:{foo}", 12182}, // the bot lease shares the room's slot
+	} {
+		t.Run(tc.key, func(t *testing.T) {
+			switch tc.slot {
+			case -1:
+				require.NotEqual(t, redisSlot("bar"), redisSlot(tc.key))
+			case -2:
+				require.Equal(t, redisSlot("{bar"), redisSlot(tc.key))
+			default:
+				require.Equal(t, tc.slot, redisSlot(tc.key))
+			}
+		})
+	}
+	require.Equal(t, "lease:bot:{r1}", leaseKey(botLeaseKey("r1")))
 }

@@ -13,17 +13,37 @@ import (
 	"github.com/boardhall/boardhall/rooms/redistest"
 )
 
-// storeFactories are the Stores the conformance suite runs against.
-var storeFactories = map[string]func(t *testing.T, ttls TTLs) Store{
-	"memory": func(t *testing.T, ttls TTLs) Store { return NewMemoryStore(ttls) },
-	"redis": func(t *testing.T, ttls TTLs) Store {
-		return NewRedisStore(redistest.Client(t), ttls)
+// storeFactories are the Stores the conformance suite runs against. Each is set up once
+// for the suite (a topology is started with the suite's t and stops with it) and then
+// makes an empty Store for each test.
+var storeFactories = map[string]func(suite *testing.T) func(t *testing.T, ttls TTLs) Store{
+	"memory": func(*testing.T) func(*testing.T, TTLs) Store {
+		return func(t *testing.T, ttls TTLs) Store { return NewMemoryStore(ttls) }
+	},
+	"redis": func(*testing.T) func(*testing.T, TTLs) Store {
+		return func(t *testing.T, ttls TTLs) Store { return NewRedisStore(redistest.Client(t), ttls) }
+	},
+	"sentinel": func(suite *testing.T) func(*testing.T, TTLs) Store {
+		// Every write confirmed by the master's replica (WAIT 1), as REDIS_WAIT_REPLICAS=1.
+		sen := redistest.StartSentinel(suite)
+		return func(t *testing.T, ttls TTLs) Store {
+			sen.Flush(t)
+			return NewRedisStore(sen.Client(t), ttls, WaitForReplicas(1, 500*time.Millisecond))
+		}
+	},
+	"cluster": func(suite *testing.T) func(*testing.T, TTLs) Store {
+		cl := redistest.StartCluster(suite)
+		return func(t *testing.T, ttls TTLs) Store {
+			cl.Flush(t)
+			return NewRedisStore(cl.Client(t), ttls, WaitForReplicas(1, 500*time.Millisecond))
+		}
 	},
 }
 
 func TestStoreConformance(t *testing.T) {
-	for name, newStore := range storeFactories {
+	for name, setup := range storeFactories {
 		t.Run(name, func(t *testing.T) {
+			newStore := setup(t)
 			t.Run("CreateLoad", func(t *testing.T) { testStoreCreateLoad(t, newStore(t, DefaultTTLs)) })
 			t.Run("Append", func(t *testing.T) { testStoreAppend(t, newStore(t, DefaultTTLs)) })
 			t.Run("ConcurrentAppend", func(t *testing.T) { testStoreConcurrentAppend(t, newStore(t, DefaultTTLs), newStore) })

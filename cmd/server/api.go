@@ -160,7 +160,8 @@ func (a *api) ready(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 	defer cancel()
 	if err := a.svc.Ping(ctx); err != nil {
-		writeError(w, http.StatusServiceUnavailable, rooms.CodeUnavailable, "the store cannot be reached")
+		// The reason (Redis down, a Cluster with slots nobody serves) is for operators.
+		writeError(w, http.StatusServiceUnavailable, rooms.CodeUnavailable, "the store is not ready: "+err.Error())
 		return
 	}
 	w.Write([]byte("ready\n"))

@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"os"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 
@@ -18,6 +20,7 @@ import (
 type Config struct {
 	Addr              string
 	RedisURL          string
+	Redis             RedisConfig
 	Node              string
 	AllowedOrigins    []string
 	MaxMessageBytes   int64
@@ -36,12 +39,44 @@ type Config struct {
 	LogLevel          slog.Level
 }
 
-func (c Config) storeName() string {
-	if c.RedisURL == "" {
-		return "memory"
-	}
-	return "redis"
+// RedisConfig is how to reach Redis besides REDIS_URL: through Sentinel or as a Cluster,
+// and how many replicas must have a move before it is acknowledged.
+type RedisConfig struct {
+	// SentinelAddrs are the Sentinels' host:port; with SentinelMaster they make the node
+	// use a failover client that follows the master Sentinel names.
+	SentinelAddrs  []string
+	SentinelMaster string
+	// ClusterAddrs are some of a Redis Cluster's nodes (host:port); the client learns the
+	// rest from them.
+	ClusterAddrs []string
+	// Password authenticates to the Redis servers of Sentinel and Cluster set-ups (REDIS_URL
+	// carries its own).
+	Password string
+	// WaitReplicas is how many replicas must confirm a stored move (Redis WAIT) before it
+	// is acknowledged; 0 acknowledges once the master has it.
+	WaitReplicas int
+	// WaitTimeout bounds that wait; a move not confirmed in time is answered unavailable.
+	WaitTimeout time.Duration
 }
+
+func (c Config) storeName() string {
+	switch {
+	case len(c.Redis.SentinelAddrs) > 0:
+		return "redis-sentinel"
+	case len(c.Redis.ClusterAddrs) > 0:
+		return "redis-cluster"
+	case c.RedisURL != "":
+		return "redis"
+	}
+	return "memory"
+}
+
+// usesRedis reports whether any Redis setting was given.
+func (c Config) usesRedis() bool { return c.storeName() != "memory" }
+
+// maxWaitTimeout keeps the replica wait, which rides in the append's pipeline, inside the
+// Redis client's 1 s read timeout, with room for the append itself.
+const maxWaitTimeout = 800 * time.Millisecond
 
 // defaultBotWorkers leaves a core for the sockets on a small machine: bots must never
 // starve people.
@@ -61,9 +96,18 @@ func loadConfig(args []string, getenv func(string) string) (Config, error) {
 		}
 		return def
 	}
-	var origins, logLevel string
-	fs.StringVar(&c.Addr, "addr", env("ADDR", ":8080"), "listen address (ADDR)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: server [flags]\n\nEvery flag may also be set by the environment variable named after it.")
+		fs.PrintDefaults()
+		fmt.Fprintln(stderr, "\nSettings, Redis (single, Sentinel, Cluster), several nodes and sizing: docs/operations.md")
+	}
+	var origins, logLevel, sentinels, cluster string
+	fs.StringVar(&c.Addr, "addr", env("ADDR", ":8080"), "listen address (ADDR); 127.0.0.1:8080 for this machine only")
 	fs.StringVar(&c.RedisURL, "redis-url", env("REDIS_URL", ""), "Redis URL, e.g. redis://localhost:6379/0; empty: rooms in memory (REDIS_URL)")
+	fs.StringVar(&sentinels, "redis-sentinel-addrs", env("REDIS_SENTINEL_ADDRS", ""), "comma-separated Redis Sentinels, host:port (REDIS_SENTINEL_ADDRS)")
+	fs.StringVar(&c.Redis.SentinelMaster, "redis-sentinel-master", env("REDIS_SENTINEL_MASTER", ""), "the master's name at the Sentinels (REDIS_SENTINEL_MASTER)")
+	fs.StringVar(&cluster, "redis-cluster-addrs", env("REDIS_CLUSTER_ADDRS", ""), "comma-separated Redis Cluster nodes, host:port (REDIS_CLUSTER_ADDRS)")
+	fs.StringVar(&c.Redis.Password, "redis-password", env("REDIS_PASSWORD", ""), "password of the Sentinel's or Cluster's Redis servers (REDIS_PASSWORD)")
 	fs.StringVar(&c.Node, "node", env("NODE_ID", ""), "this node's name among several (NODE_ID; random when empty)")
 	fs.StringVar(&origins, "allowed-origins", env("ALLOWED_ORIGINS", ""), "comma-separated extra origins allowed to open WebSockets (ALLOWED_ORIGINS)")
 	fs.StringVar(&logLevel, "log-level", env("LOG_LEVEL", "info"), "debug, info, warn or error (LOG_LEVEL)")
@@ -88,11 +132,13 @@ func loadConfig(args []string, getenv func(string) string) (Config, error) {
 	durVar(&c.FinishedTTL, "finished-ttl", "FINISHED_TTL", rooms.DefaultTTLs.Finished, "how long a finished room is kept")
 	durVar(&c.IdleTTL, "idle-ttl", "IDLE_TTL", rooms.DefaultTTLs.Idle, "how long an unfinished room is kept without activity")
 	durVar(&c.ShutdownGrace, "shutdown-grace", "SHUTDOWN_GRACE", 10*time.Second, "time to finish up on SIGTERM")
+	intVar(&c.Redis.WaitReplicas, "redis-wait-replicas", "REDIS_WAIT_REPLICAS", 0, "replicas that must have a move before it is acknowledged (Redis WAIT; 0: the master alone)")
+	durVar(&c.Redis.WaitTimeout, "redis-wait-timeout", "REDIS_WAIT_TIMEOUT", 500*time.Millisecond, "how long a move waits for those replicas before it is answered unavailable")
 
 	// Environment values for the flags registered with defaults above.
 	for _, name := range []string{"MAX_MESSAGE_BYTES", "MESSAGES_PER_SECOND", "MESSAGE_BURST", "MAX_CONNS_PER_IP",
 		"SEND_QUEUE", "BOT_WORKERS", "BOT_QUEUE", "BOT_MOVE_TIME", "BOT_PACE", "BOT_LEASE", "FINISHED_TTL",
-		"IDLE_TTL", "SHUTDOWN_GRACE"} {
+		"IDLE_TTL", "SHUTDOWN_GRACE", "REDIS_WAIT_REPLICAS", "REDIS_WAIT_TIMEOUT"} {
 		if v := getenv(name); v != "" {
 			flagName := strings.ReplaceAll(strings.ToLower(name), "_", "-")
 			if err := fs.Set(flagName, v); err != nil {
@@ -114,6 +160,12 @@ func loadConfig(args []string, getenv func(string) string) (Config, error) {
 			}
 		}
 	}
+	if err := c.Redis.parse(sentinels, cluster); err != nil {
+		return c, err
+	}
+	if err := c.checkRedis(); err != nil {
+		return c, err
+	}
 	if err := c.LogLevel.UnmarshalText([]byte(logLevel)); err != nil {
 		return c, fmt.Errorf("log level %q: %v", logLevel, err)
 	}
@@ -128,4 +180,61 @@ func loadConfig(args []string, getenv func(string) string) (Config, error) {
 		return c, fmt.Errorf("TTLs must be positive")
 	}
 	return c, nil
+}
+
+// parse reads the comma-separated address lists.
+func (r *RedisConfig) parse(sentinels, cluster string) error {
+	var err error
+	if r.SentinelAddrs, err = parseAddrs("REDIS_SENTINEL_ADDRS", sentinels); err != nil {
+		return err
+	}
+	r.ClusterAddrs, err = parseAddrs("REDIS_CLUSTER_ADDRS", cluster)
+	return err
+}
+
+// checkRedis refuses Redis settings that contradict each other, each with one line
+// that names the setting.
+func (c Config) checkRedis() error {
+	r := c.Redis
+	given := 0
+	for _, set := range []bool{c.RedisURL != "", len(r.SentinelAddrs) > 0, len(r.ClusterAddrs) > 0} {
+		if set {
+			given++
+		}
+	}
+	switch {
+	case given > 1:
+		return fmt.Errorf("REDIS_URL, REDIS_SENTINEL_ADDRS and REDIS_CLUSTER_ADDRS: set only one of them")
+	case len(r.SentinelAddrs) > 0 && r.SentinelMaster == "":
+		return fmt.Errorf("REDIS_SENTINEL_ADDRS is set but REDIS_SENTINEL_MASTER (the master's name at the Sentinels) is not")
+	case r.SentinelMaster != "" && len(r.SentinelAddrs) == 0:
+		return fmt.Errorf("REDIS_SENTINEL_MASTER is set but REDIS_SENTINEL_ADDRS is not")
+	case r.WaitReplicas < 0:
+		return fmt.Errorf("REDIS_WAIT_REPLICAS=%d: want 0 or more", r.WaitReplicas)
+	case r.WaitReplicas > 0 && given == 0:
+		return fmt.Errorf("REDIS_WAIT_REPLICAS=%d needs Redis (REDIS_URL, REDIS_SENTINEL_ADDRS or REDIS_CLUSTER_ADDRS)", r.WaitReplicas)
+	case r.WaitTimeout <= 0 || r.WaitTimeout > maxWaitTimeout:
+		return fmt.Errorf("REDIS_WAIT_TIMEOUT=%v: want more than 0 and at most %v", r.WaitTimeout, maxWaitTimeout)
+	}
+	return nil
+}
+
+// parseAddrs splits a comma-separated list of host:port, refusing anything else.
+func parseAddrs(name, list string) ([]string, error) {
+	var out []string
+	for _, a := range strings.Split(list, ",") {
+		a = strings.TrimSpace(a)
+		if a == "" {
+			continue
+		}
+		host, port, err := net.SplitHostPort(a)
+		if n, perr := strconv.Atoi(port); err != nil || host == "" || perr != nil || n < 1 || n > 65535 {
+			return nil, fmt.Errorf("%s=%q: %q is not host:port", name, list, a)
+		}
+		out = append(out, a)
+	}
+	if list != "" && len(out) == 0 {
+		return nil, fmt.Errorf("%s=%q: no host:port in it", name, list)
+	}
+	return out, nil
 }

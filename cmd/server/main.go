@@ -7,6 +7,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"log/slog"
 	"net"
@@ -14,13 +15,11 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
-	"strings"
 	"syscall"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
-	"github.com/redis/go-redis/v9"
 
 	"github.com/boardhall/boardhall/hub"
 	"github.com/boardhall/boardhall/rooms"
@@ -28,6 +27,9 @@ import (
 
 func main() {
 	cfg, err := loadConfig(os.Args[1:], os.Getenv)
+	if errors.Is(err, flag.ErrHelp) {
+		os.Exit(0) // -h asked for the usage, which was printed
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
@@ -36,6 +38,11 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := run(ctx, cfg, log, nil); err != nil {
+		var bad badBackend
+		if errors.As(err, &bad) {
+			fmt.Fprintln(os.Stderr, "server:", err) // one line that names the setting
+			os.Exit(1)
+		}
 		log.Error("server stopped", "err", err)
 		os.Exit(1)
 	}
@@ -113,53 +120,4 @@ func run(ctx context.Context, cfg Config, log *slog.Logger, ready chan<- string)
 	}
 	log.Info("stopped")
 	return nil
-}
-
-// defaultRedisPool is the Redis connection pool of a node unless REDIS_URL sets
-// pool_size: go-redis's default (10 per CPU) starves a busy node on a durable Redis.
-const defaultRedisPool = 128
-
-// openBackend returns the Store and Broker the configuration asks for.
-func openBackend(cfg Config, log *slog.Logger) (rooms.Store, rooms.Broker, func(), error) {
-	ttls := rooms.TTLs{Finished: cfg.FinishedTTL, Idle: cfg.IdleTTL}
-	switch {
-	case cfg.RedisURL == "":
-		return rooms.NewMemoryStore(ttls), rooms.NewMemoryBroker(), func() {}, nil
-	default:
-		opt, err := redis.ParseURL(cfg.RedisURL)
-		if err != nil {
-			return nil, nil, nil, fmt.Errorf("REDIS_URL: %w", err)
-		}
-		// Fail fast during an outage: rooms answer `unavailable` within a couple of
-		// seconds instead of hanging, and go-redis reconnects by itself.
-		opt.DialTimeout = time.Second
-		opt.ReadTimeout = time.Second
-		opt.WriteTimeout = time.Second
-		opt.MaxRetries = 1
-		if !strings.Contains(cfg.RedisURL, "pool_size=") {
-			// Commands from many rooms at once: with appendfsync always Redis fsyncs once
-			// per event-loop turn for all the writes that arrived together, so more
-			// connections mean more moves per fsync (docs/benchmarks.md, Scale).
-			opt.PoolSize = defaultRedisPool
-		}
-		redis.SetLogger(redisLogger{log})
-		rdb := redis.NewClient(opt)
-		pingCtx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-		defer cancel()
-		if err := rdb.Ping(pingCtx).Err(); err != nil {
-			// Start anyway: /readyz reports the outage and play resumes when Redis is
-			// back, exactly as during an outage at run time.
-			log.Warn("redis not reachable at start", "err", err)
-		}
-		broker := rooms.NewRedisBroker(rdb, log)
-		return rooms.NewRedisStore(rdb, ttls), broker, func() { broker.Close(); rdb.Close() }, nil
-	}
-}
-
-// redisLogger sends go-redis's own messages (reconnection attempts during an outage) to
-// the server's structured log instead of the standard logger.
-type redisLogger struct{ log *slog.Logger }
-
-func (l redisLogger) Printf(ctx context.Context, format string, v ...any) {
-	l.log.Warn("redis client", "detail", fmt.Sprintf(format, v...))
 }

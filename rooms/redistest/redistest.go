@@ -104,6 +104,7 @@ func onSpawnThread(f func()) {
 type Server struct {
 	dir  string
 	port int
+	conf string // a configuration file, given first (a Sentinel's)
 	args []string
 	cmd  *exec.Cmd
 }
@@ -128,14 +129,36 @@ func start(dir string, args ...string) (*Server, error) {
 	if _, err := exec.LookPath("redis-server"); err != nil {
 		return nil, err
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	port, err := freePort(0)
 	if err != nil {
 		return nil, err
 	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
 	s := &Server{dir: dir, port: port, args: args}
 	return s, s.Restart()
+}
+
+// freePort returns a loopback port nobody listens on now, and with busOffset > 0 whose
+// port+busOffset is free too (a Cluster node's bus port).
+func freePort(busOffset int) (int, error) {
+	for range 50 {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return 0, err
+		}
+		port := ln.Addr().(*net.TCPAddr).Port
+		ln.Close()
+		if busOffset == 0 {
+			return port, nil
+		}
+		if port+busOffset > 65535 {
+			continue
+		}
+		if bus, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port+busOffset)); err == nil {
+			bus.Close()
+			return port, nil
+		}
+	}
+	return 0, fmt.Errorf("no free loopback port pair %d apart", busOffset)
 }
 
 // URL is the server's address.
@@ -149,6 +172,9 @@ func (s *Server) Addr() string { return "127.0.0.1:" + strconv.Itoa(s.port) }
 func (s *Server) Restart() error {
 	args := append([]string{"--bind", "127.0.0.1", "--port", strconv.Itoa(s.port), "--dir", s.dir,
 		"--save", "", "--databases", strconv.Itoa(databases), "--logfile", filepath.Join(s.dir, "redis.log")}, s.args...)
+	if s.conf != "" {
+		args = append([]string{s.conf}, args...)
+	}
 	s.cmd = exec.Command("redis-server", args...)
 	dieWithParent(s.cmd)
 	var err error
@@ -167,6 +193,12 @@ func (s *Server) Restart() error {
 	s.Stop()
 	return fmt.Errorf("redis-server on port %d did not start", s.port)
 }
+
+// Port is the server's port.
+func (s *Server) Port() int { return s.port }
+
+// Running reports whether the server's process was started and not stopped.
+func (s *Server) Running() bool { return s.cmd != nil }
 
 // Stop kills the server (SIGKILL: what an outage looks like) and waits for it.
 func (s *Server) Stop() {

@@ -14,8 +14,14 @@ import { chromium } from 'playwright-core';
 /** REPO is the repository root (web/test/browser/../../..). */
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
-/** SCREENSHOTS is where the kept screenshots go (docs/screenshots). */
-export const SCREENSHOTS = join(REPO, 'docs', 'screenshots');
+/**
+ * SCREENSHOTS is where the screenshots go: docs/screenshots (the pictures the docs show)
+ * only when UPDATE_SCREENSHOTS=1 asks for them, so that a plain test run leaves the
+ * working tree as it was; otherwise a throwaway directory under the system's temp dir.
+ */
+export const SCREENSHOTS = process.env.UPDATE_SCREENSHOTS === '1'
+  ? join(REPO, 'docs', 'screenshots')
+  : join(tmpdir(), 'boardhall-screenshots');
 
 /** CHROMIUM is Debian's chromium; `npx playwright install` cannot work here. */
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
@@ -190,7 +196,7 @@ export async function waitRoom(page, want, timeout = 30_000) {
 }
 
 /**
- * shot saves a screenshot under docs/screenshots.
+ * shot saves a screenshot under SCREENSHOTS (docs/screenshots with UPDATE_SCREENSHOTS=1).
  * @param {import('playwright-core').Page} page
  * @param {string} name
  */
