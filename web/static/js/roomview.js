@@ -1,0 +1,175 @@
+// RoomView: the room page drawn from a session: the layout, the board, the
+// status lines and the parts of the panel (players.js, thinking.js, offers.js,
+// controls.js, moves.js, evaluation.js, invite.js, record.js). It holds no
+// state of the session; its parts keep only how they look (an armed button,
+// the analysis they fetched).
+
+import { h, replace } from './dom.js';
+import { eyeIcon } from './icons.js';
+import { BoardView } from './board.js';
+import { errorText } from './errors.js';
+import { describeRoom } from './lobby.js';
+import {
+  SEATS, canAct, history, view, seatName, turnText, passNotice, lastMoveText, spectators,
+} from './store.js';
+import { changes } from './part.js';
+import { playersPart } from './players.js';
+import { thinkingPart } from './thinking.js';
+import { undoRequestPart } from './offers.js';
+import { controlsPart } from './controls.js';
+import { movesPart } from './moves.js';
+import { evaluationPart } from './evaluation.js';
+import { invitePart } from './invite.js';
+import { recordPart } from './record.js';
+
+/** @typedef {import('./session.js').Session} Session */
+/** @typedef {import('./part.js').Part} Part */
+/** @typedef {import('./part.js').Frame} Frame */
+/** @typedef {import('./part.js').RoomActions} RoomActions */
+/** @typedef {import('./store.js').RoomState} RoomState */
+
+/** LINK_WORDS says the connection's status in a word. */
+const LINK_WORDS = /** @type {Readonly<Record<string, string>>} */ (Object.freeze({
+  connecting: 'Connecting…', open: 'Online', reconnecting: 'Offline', closed: 'Closed',
+}));
+
+/**
+ * showConnecting fills root while the room's first state is on its way.
+ * @param {HTMLElement} root
+ */
+export function showConnecting(root) {
+  replace(root, h('main', { class: 'room-loading' }, h('p', { class: 'muted' }, 'Connecting to the room…')));
+}
+
+/**
+ * showNotFound says that the room does not exist (any more).
+ * @param {HTMLElement} root
+ */
+export function showNotFound(root) {
+  document.title = 'Room not found · Board Hall';
+  replace(root, h('main', { class: 'card not-found', role: 'alert' },
+    h('h2', null, 'Room not found'),
+    h('p', null, errorText('room_not_found')),
+    h('a', { class: 'button primary', href: '/', 'data-link': '' }, 'Back to the lobby')));
+}
+
+/**
+ * frame derives, once per update, what the parts draw from.
+ * @param {Session} session one with a state
+ * @returns {Frame}
+ */
+function frame(session) {
+  const room = session.room;
+  return {
+    session,
+    room,
+    state: /** @type {RoomState} */ (room.state),
+    me: room.seat,
+    can: canAct(room),
+    shown: /** @type {import('./store.js').View} */ (view(room)),
+    plies: history(room.events),
+  };
+}
+
+/**
+ * RoomView draws a room. It is built once, when the first state arrives (the
+ * game and board size are known then), and updated on every change.
+ */
+export class RoomView {
+  /**
+   * @param {HTMLElement} root
+   * @param {Session} session one with a state
+   * @param {RoomActions} actions
+   */
+  constructor(root, session, actions) {
+    const s = /** @type {RoomState} */ (session.room.state);
+    this.board = new BoardView({ game: s.game, size: s.size, onPlay: actions.play });
+    this.status = h('p', { class: 'status', id: 'status', role: 'status', 'aria-live': 'polite' });
+    this.passLine = h('p', { class: 'pass-notice', id: 'pass-notice' });
+    this.viewers = h('span', { class: 'viewers', id: 'viewers' });
+    this.link = h('span', { class: 'link-state', id: 'link-state' });
+    this.linkChanged = changes();
+    const players = playersPart(actions);
+    const thinking = thinkingPart();
+    const undo = undoRequestPart(actions);
+    const controls = controlsPart(actions);
+    const moves = movesPart(actions);
+    const evaluation = evaluationPart(s.game, actions);
+    const invite = invitePart(s);
+    const record = recordPart();
+    /** @type {Part[]} the panel's parts, in the order they are drawn */
+    this.parts = [players, thinking, undo, controls, moves, evaluation, invite, record];
+    this.el = h('main', { class: `room room-${s.game}`, id: 'room', dataset: { room: s.id, game: s.game } },
+      h('section', { class: 'board-area' },
+        h('div', { class: 'room-head' },
+          h('h1', { class: 'room-title' }, describeRoom(s)),
+          this.viewers, this.link),
+        h('div', { class: 'board-wrap' }, this.board.el),
+        this.status, this.passLine),
+      h('aside', { class: 'panel' }, this.parts.map((p) => p.el)));
+    replace(root, this.el);
+  }
+
+  /**
+   * update draws the session: the page's data attributes and title, the
+   * board, the status lines, then each part (which draws again only what
+   * changed). The keyboard focus stays where it was.
+   * @param {Session} session one with a state
+   */
+  update(session) {
+    const f = frame(session);
+    const { state: s, me, can, shown: v } = f;
+
+    // While a seat waits for a person, the invite comes first.
+    this.el.classList.toggle('waiting', s.status === 'waiting' && SEATS.some((k) => s.seats[k].kind === 'open'));
+    Object.assign(this.el.dataset, {
+      version: String(s.version), plies: String(s.moves.length), status: s.status,
+      seat: me || '', toMove: s.toMove || '', gameNo: String(s.gameNo), lastMove: s.lastMove || '',
+    });
+
+    const title = `${describeRoom(s)}: ${seatName(s.seats.black)} vs ${seatName(s.seats.white)}`;
+    document.title = `${can.move ? '● Your turn · ' : ''}${title} · Board Hall`;
+
+    this.board.render({
+      board: v.board,
+      legal: new Set(v.live && s.game === 'reversi' ? s.legal : []),
+      forbidden: new Set(v.live && s.toMove === 'black' ? s.forbidden || [] : []),
+      lastMove: v.lastMove,
+      flipped: v.live ? s.flipped || [] : [],
+      winLine: new Set(v.live ? s.winLine || [] : []),
+      interactive: can.move,
+      toMove: v.live ? s.toMove : null,
+    });
+    this.drawLines(f);
+
+    const focused = document.activeElement && this.el.contains(document.activeElement) ? document.activeElement.id : '';
+    for (const part of this.parts) part.draw(f);
+    if (focused && document.activeElement?.id !== focused) document.getElementById(focused)?.focus();
+  }
+
+  /**
+   * drawLines writes the status, the pass notice, the spectators and the
+   * connection's status.
+   * @param {Frame} f
+   */
+  drawLines({ session, state: s, me, can, shown: v }) {
+    let status = s.result ? turnText(s, me) : [lastMoveText(s), turnText(s, me)].filter(Boolean).join(' ');
+    if (!v.live) status = `Replay: position after ${v.ply} of ${s.moves.length} plies. ${status}`;
+    this.status.textContent = status;
+    this.status.classList.toggle('your-turn', can.move);
+    this.status.classList.toggle('finished', s.status === 'finished');
+    const pass = v.live ? passNotice(s) : '';
+    this.passLine.textContent = pass;
+    this.passLine.hidden = !pass;
+    const watching = spectators(s);
+    const words = `${watching} ${watching === 1 ? 'spectator' : 'spectators'}`;
+    replace(this.viewers, eyeIcon(), ` ${words}`);
+    this.viewers.setAttribute('aria-label', words);
+    this.viewers.title = `${s.viewers} ${s.viewers === 1 ? 'connection' : 'connections'} to this room, players included`;
+    const link = session.link.status;
+    if (this.linkChanged(link)) {
+      this.link.textContent = LINK_WORDS[link] || link;
+      this.link.className = `link-state link-${link}`;
+    }
+  }
+}
