@@ -449,9 +449,7 @@ func (r *liveRoom) store(ctx context.Context, d decision) error {
 	r.state = d.next
 	r.public = append(r.public, d.public...)
 	for i, pub := range d.public {
-		view := d.views[i]
-		view.Viewers = r.viewers
-		r.broadcast(mustJSON(eventMsg{Type: "event", Room: r.id, Event: pub, State: view}))
+		r.broadcast(mustJSON(eventMsg{Type: "event", Room: r.id, Event: pub, State: d.viewAfter(i, r.viewers)}))
 		r.node.metrics.events.WithLabelValues(string(pub.Type)).Inc()
 	}
 	if err := r.node.publish(ctx, r.id, brokerMsg{Kind: "events", Events: d.events}); err != nil {

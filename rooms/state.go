@@ -172,13 +172,25 @@ func (s *roomState) clone() *roomState {
 }
 
 // decision is what a command comes to: the events to store (seqs and times set), the
-// same events as clients see them with the state after each (its viewer count left for
-// the room to fill in), and the state after them all.
+// same events as clients see them, and the state after them all. A decision of more than
+// one event (a move and the forced pass after it) keeps, in between, the view after each
+// event but the last (its viewer count left for the room to fill in); the last one's is
+// next's.
 type decision struct {
-	events []Event
-	public []PublicEvent
-	views  []StateView
-	next   *roomState
+	events  []Event
+	public  []PublicEvent
+	between []StateView
+	next    *roomState
+}
+
+// viewAfter is the state as clients see it after the decision's i-th event.
+func (d decision) viewAfter(i, viewers int) StateView {
+	if i < len(d.between) {
+		v := d.between[i]
+		v.Viewers = viewers
+		return v
+	}
+	return d.next.view(viewers)
 }
 
 // decide validates cmd against the state and works out what it does: the events that
@@ -189,11 +201,10 @@ func (s *roomState) decide(cmd Command, now time.Time) (decision, error) {
 	if err != nil {
 		return decision{}, err
 	}
-	d := decision{next: s.clone()}
+	d := decision{next: s.clone(), public: make([]PublicEvent, 0, len(evs))}
 	for i := 0; i < len(evs); i++ {
-		e := evs[i]
-		e.Seq, e.Time = s.version+1+int64(i), now
-		pub, err := d.next.apply(e)
+		evs[i].Seq, evs[i].Time = s.version+1+int64(i), now
+		pub, err := d.next.apply(evs[i])
 		if err != nil {
 			var rule *Error
 			if errors.As(err, &rule) {
@@ -201,13 +212,14 @@ func (s *roomState) decide(cmd Command, now time.Time) (decision, error) {
 			}
 			return decision{}, errorf(CodeInternal, "%v", err)
 		}
-		d.events, d.public = append(d.events, e), append(d.public, pub)
-		d.views = append(d.views, d.next.view(0))
-		if e.Type == EvMove && d.next.game.mustPass() {
+		d.public = append(d.public, pub)
+		if evs[i].Type == EvMove && d.next.game.mustPass() {
 			// The opponent has no reply: the pass is part of the move.
+			d.between = append(d.between, d.next.view(0))
 			evs = append(evs, Event{Type: EvPass, Seat: d.next.game.toMove()})
 		}
 	}
+	d.events = evs
 	return d, nil
 }
 
