@@ -43,18 +43,26 @@ export function mountRoom(root, id) {
     urls: socketURLs(),
     onMessage: (msg) => apply(received(store.get(), msg)),
     onOpen: () => apply(linkOpened(store.get())),
-    onStatus: (status, detail) => apply({ session: linkChanged(store.get(), status, detail), effects: [] }),
+    onStatus: (status, detail) => set(linkChanged(store.get(), status, detail)),
   });
 
   /**
-   * apply takes a step: the new session first (drawn at once), then its
-   * effects in order.
-   * @param {Step} step
+   * set takes the next session: the room is drawn at once, and the banner at
+   * the top of the page follows the connection.
+   * @param {Session} session
    */
-  function apply({ session, effects }) {
+  function set(session) {
     const before = store.get();
     store.set(session);
     if (session.link !== before.link) banner(bannerText(session));
+  }
+
+  /**
+   * apply takes a step: its session first, then its effects in order.
+   * @param {Step} step
+   */
+  function apply({ session, effects }) {
+    set(session);
     for (const effect of effects) run(effect);
   }
 
@@ -100,7 +108,7 @@ export function mountRoom(root, id) {
     play: (move) => apply(movePlayed(store.get(), move)),
     send,
     sit: (seat) => run({ type: 'sit', seat }),
-    showPly: (ply) => store.set(showPly(store.get(), ply)),
+    showPly: (ply) => set(showPly(store.get(), ply)),
     redraw: () => draw(store.get()),
   };
 
@@ -113,13 +121,13 @@ export function mountRoom(root, id) {
   store.subscribe(draw);
 
   listGames().then(
-    (games) => store.set(gamesListed(store.get(), games)),
+    (games) => set(gamesListed(store.get(), games)),
     () => { /* the lobby reports API trouble; the room keeps the default levels */ },
   );
 
   // Another tab of this room may take, switch or give up the seat: the
   // session follows the grant the browser keeps.
-  const reread = () => store.set(grantRead(store.get(), seatGrant(id)));
+  const reread = () => set(grantRead(store.get(), seatGrant(id)));
   // Phones drop sockets of tabs in the background: when the page is seen
   // again, or the network is back, do not wait out the backoff.
   const wake = () => {
@@ -130,7 +138,7 @@ export function mountRoom(root, id) {
   window.addEventListener('online', wake);
 
   return () => {
-    store.set(left(store.get()));
+    set(left(store.get()));
     window.removeEventListener('storage', reread);
     document.removeEventListener('visibilitychange', wake);
     window.removeEventListener('online', wake);

@@ -61,6 +61,18 @@ describe('web client in chromium', { skip: missing || false }, () => {
         if (d && d.textContent && seen[seen.length - 1] !== d.textContent) seen.push(d.textContent);
       }).observe(document, { subtree: true, childList: true, characterData: true });
     });
+    // Record every toast's text, since a toast goes away after a few seconds.
+    await context.addInitScript(() => {
+      const seen = /** @type {string[]} */ ([]);
+      Object.defineProperty(window, '__toastsSeen', { value: seen });
+      new MutationObserver((records) => {
+        for (const r of records) {
+          for (const n of r.addedNodes) {
+            if (n instanceof HTMLElement && n.classList.contains('toast')) seen.push(n.firstElementChild?.textContent || '');
+          }
+        }
+      }).observe(document, { subtree: true, childList: true });
+    });
     const page = await context.newPage();
     watchErrors(page, name, pageErrors);
     return page;
@@ -88,6 +100,15 @@ describe('web client in chromium', { skip: missing || false }, () => {
     await page.waitForURL(/\/r\/[A-Za-z0-9_-]+$/);
     await page.locator('#room').waitFor();
     return (await roomState(page))?.room || '';
+  }
+
+  /**
+   * toastsSeen lists the texts of every toast a page has shown so far.
+   * @param {import('playwright-core').Page} page
+   * @returns {Promise<string[]>}
+   */
+  async function toastsSeen(page) {
+    return page.evaluate(() => [.../** @type {any} */ (window).__toastsSeen]);
   }
 
   /**
@@ -120,6 +141,8 @@ describe('web client in chromium', { skip: missing || false }, () => {
     await bob.goto(invite);
     await waitRoom(bob, { seat: 'white', status: 'playing' });
     await ann.locator('#player-white .player-name', { hasText: 'Bob' }).waitFor();
+    // Ann is told who sat down; Bob, whose own sit it was, is not.
+    await ann.waitForFunction(() => /** @type {any} */ (window).__toastsSeen.includes('Bob sat down as white.'));
 
     // The lobby now shows it among the live games; Carol watches from there.
     const item = carol.locator(`#live-rooms [data-room="${id}"]`);
@@ -192,6 +215,8 @@ describe('web client in chromium', { skip: missing || false }, () => {
     }
 
     for (const p of everyone) await waitRoom(p, { status: 'finished' });
+    assert.deepEqual((await toastsSeen(bob)).filter((t) => /sat down/.test(t)), [], 'no one tells Bob that he sat down');
+    if (askedUndo) assert.ok((await toastsSeen(carol)).includes('One ply was taken back.'), 'the spectator hears of the take-back');
     const result = await ann.locator('#result').textContent();
     assert.match(result || '', /wins|Draw/);
     const moves = async (p) => p.locator('#moves .ply').allTextContents();
@@ -370,6 +395,37 @@ describe('web client in chromium', { skip: missing || false }, () => {
     assert.match(await expectToast(eve, 'bad_token'), /could not be restored/);
     await waitRoom(eve, { seat: '', gameNo: 2 });
     await eve.locator('.spectating').waitFor();
+  });
+
+  test('a player leaves the seat, takes it again, and keeps it over a reload', async () => {
+    const ivy = await person('Ivy');
+    const id = await createRoom(ivy, { game: 'Reversi', black: 'Person', white: 'Bot', level: 1 });
+    await waitRoom(ivy, { seat: 'black' });
+    const kept = () => ivy.evaluate((room) => JSON.parse(localStorage.getItem(`boardhall.seat.${room}`) || 'null')?.seat ?? null, id);
+    assert.equal(await kept(), 'black', 'the browser keeps the seat token');
+    await ivy.locator('#btn-stand').click();
+    await waitRoom(ivy, { seat: '' });
+    await ivy.locator('.spectating').waitFor();
+    assert.equal(await kept(), null, 'the token is forgotten with the seat');
+    await ivy.locator('#sit-black').click();
+    await waitRoom(ivy, { seat: 'black' });
+    assert.equal(await kept(), 'black');
+    await ivy.reload();
+    await waitRoom(ivy, { seat: 'black' });
+    await ivy.locator('#player-black .badge.you').waitFor();
+    await ivy.context().close();
+  });
+
+  test('a room that does not exist says so', async () => {
+    const jo = await person('Jo');
+    await jo.goto('/r/no-such-room');
+    await jo.locator('.not-found[role=alert] h2', { hasText: 'Room not found' }).waitFor();
+    assert.equal(await jo.title(), 'Room not found · Board Hall');
+    assert.equal(await jo.locator('#room').count(), 0);
+    assert.equal(await jo.locator('#banner').isVisible(), false);
+    await jo.locator('.not-found a[href="/"]').click();
+    await jo.locator('#create-room').waitFor();
+    await jo.context().close();
   });
 
   test('a server restart is survived: the banner shows, the page reconnects and keeps the seat', {
