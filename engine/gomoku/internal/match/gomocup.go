@@ -40,6 +40,8 @@ type Gomocup struct {
 	Pause time.Duration
 	// Messages, if not nil, receives the program's MESSAGE lines.
 	Messages func(string)
+	// Retries counts the moves asked a second time (see Move).
+	Retries int
 
 	cmd    *exec.Cmd
 	in     io.WriteCloser
@@ -108,8 +110,22 @@ func (g *Gomocup) Close() error {
 	return err
 }
 
-// Move implements Player.
+// Move implements Player. A program that does not answer in its move time
+// and answerGrace is asked once more, from a fresh process given the
+// whole position: on a loaded machine an answer can get lost (Rapfi at
+// 1 s per move went silent once in 20 games), and one lost line should
+// not end a match of hours. A second failure is returned.
 func (g *Gomocup) Move(ctx context.Context, b *gomoku.Board) (gomoku.Point, error) {
+	p, err := g.move(ctx, b)
+	if err != nil && ctx.Err() == nil {
+		g.Retries++
+		g.kill()
+		p, err = g.move(ctx, b)
+	}
+	return p, err
+}
+
+func (g *Gomocup) move(ctx context.Context, b *gomoku.Board) (gomoku.Point, error) {
 	moves := b.Moves()
 	if g.cmd == nil || !g.continues(b, moves) {
 		if err := g.start(b); err != nil {
@@ -144,7 +160,7 @@ func (g *Gomocup) Move(ctx context.Context, b *gomoku.Board) (gomoku.Point, erro
 	p, err := g.readMove(ctx)
 	if err != nil {
 		g.kill()
-		return p, fmt.Errorf("match: %s: %w", g.Name(), err)
+		return p, fmt.Errorf("match: %s at move %d: %w", g.Name(), len(moves)+1, err)
 	}
 	el := time.Since(sent)
 	g.answer = time.Now()

@@ -302,11 +302,48 @@ func TestMatchGomocup(t *testing.T) {
 	}
 	t.Log(rule, res)
 	tb := b.Timing()
-	t.Logf("%s: %d moves, mean %v, max %v per move; %s", b.Name(), tb.Moves, tb.Mean().Round(time.Millisecond), tb.Max.Round(time.Millisecond), theirDepth)
+	t.Logf("%s: %d moves, mean %v, max %v per move; %s; %d moves asked twice", b.Name(), tb.Moves, tb.Mean().Round(time.Millisecond), tb.Max.Round(time.Millisecond), theirDepth, b.Retries)
 	if aProg != nil {
 		ta := aProg.Timing()
-		t.Logf("%s: %d moves, mean %v, max %v per move; %s", aProg.Name(), ta.Moves, ta.Mean().Round(time.Millisecond), ta.Max.Round(time.Millisecond), oursDepth)
+		t.Logf("%s: %d moves, mean %v, max %v per move; %s; %d moves asked twice", aProg.Name(), ta.Moves, ta.Mean().Round(time.Millisecond), ta.Max.Round(time.Millisecond), oursDepth, aProg.Retries)
 	}
+}
+
+// TestMatchSelfPlay plays the engine at one fixed depth against itself at
+// another (GOMOKU_MATCH=selfplay, GOMOKU_DEPTHS="3-4"; GOMOKU_LEVEL picks
+// the level's other settings, default 5, whose depth-4 moves take tens of
+// milliseconds), from
+// every opening with both colours, and logs every game: the games the
+// evaluation's pattern values are fitted on (GOMOKU_FIT in engine/gomoku
+// reads the log). Fixed depths make the games reproducible; two different
+// depths make the two colour-swapped games of an opening differ.
+func TestMatchSelfPlay(t *testing.T) {
+	if os.Getenv("GOMOKU_MATCH") != "selfplay" {
+		t.Skip("set GOMOKU_MATCH=selfplay to play the fitting games")
+	}
+	a, b, _ := strings.Cut(os.Getenv("GOMOKU_DEPTHS"), "-")
+	da, err1 := strconv.Atoi(a)
+	db, err2 := strconv.Atoi(b)
+	if err1 != nil || err2 != nil || da < 1 || db < 1 {
+		t.Fatalf("GOMOKU_DEPTHS=%q: want two depths, e.g. 3-4", os.Getenv("GOMOKU_DEPTHS"))
+	}
+	rule := gomoku.Freestyle
+	if v := os.Getenv("GOMOKU_RULE"); v != "" {
+		var err error
+		if rule, err = gomoku.ParseRule(v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	level := envInt("GOMOKU_LEVEL", 5)
+	res, err := Run(context.Background(), Config{
+		A: &Engine{Level: level, Depth: da}, B: &Engine{Level: level, Depth: db},
+		Size: 15, Rule: rule, Openings: selectOpenings(t, loadOpenings(t, 15)),
+		Log: func(s string) { t.Log(s) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Log(rule, res)
 }
 
 // depthStats averages the depth Gomocup programs report in their MESSAGE
