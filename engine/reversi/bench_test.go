@@ -222,3 +222,36 @@ func selfPlayPositions(tb testing.TB, n, empties int) []Position {
 	}
 	return out
 }
+
+// BenchmarkEvaluate times one static evaluation, with the pattern tables
+// (the engine's) and with the linear features of weights.json (the
+// baseline), on positions from the midgame benchmark's games.
+func BenchmarkEvaluate(b *testing.B) {
+	var ps []Position
+	p := Start()
+	for i := 0; i < 40 && !p.GameOver(); i++ {
+		if p.MustPass() {
+			p, _ = p.PlayPass()
+			continue
+		}
+		ms := p.LegalMoves()
+		p = p.play(int(ms[i%len(ms)]))
+		ps = append(ps, p)
+	}
+	for _, c := range []struct {
+		name   string
+		params *evalParams
+	}{{"pattern", patternParams}, {"linear", linearParams}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			s := 0
+			for i := 0; i < b.N; i++ {
+				q := ps[i%len(ps)]
+				s += c.params.evaluate(q.me, q.opp)
+			}
+			sink = s
+		})
+	}
+}
+
+var sink int

@@ -4,6 +4,8 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+
+	"github.com/boardhall/boardhall/engine/reversi/internal/pattern"
 )
 
 // The evaluation is a linear function of features of the position, with one
@@ -67,14 +69,37 @@ type weights struct {
 //go:embed weights.json
 var weightsJSON []byte
 
+//go:embed patterns.bin
+var patternsBin []byte
+
 // evalParams is the evaluation's weights in the form the search uses.
 type evalParams struct {
 	scalar [numPhases][numFeatures]int
 	edge   [numPhases][numEdgeConfigs]int16
+	// pattern, when not nil, replaces the features above: one table per
+	// game stage (internal/pattern says what is read).
+	pattern [][]int16
 }
 
-// defaultParams is the embedded evaluation (read once at start-up).
-var defaultParams = mustLoadWeights(weightsJSON)
+// linearParams is the feature evaluation of weights.json alone: the
+// engine's evaluation before the pattern tables, kept as the baseline that
+// matches and fits are measured against.
+var linearParams = mustLoadWeights(weightsJSON)
+
+// defaultParams is the evaluation new engines use.
+var defaultParams = linearParams
+
+// patternParams is the pattern evaluation of patterns.bin (made by
+// internal/train), read once at start-up; nil if the file does not decode
+// (TestEmbeddedPatterns fails then; the training command can still run to
+// make a new one).
+var patternParams = func() *evalParams {
+	st, err := pattern.Decode(patternsBin)
+	if err != nil {
+		return nil
+	}
+	return &evalParams{pattern: st}
+}()
 
 func mustLoadWeights(data []byte) *evalParams {
 	w, err := parseWeights(data)
@@ -163,10 +188,14 @@ func phaseOf(empties int) int {
 
 // features computes the feature vector of the position (me to move).
 func features(me, opp uint64) [numFeatures]int {
+	return featuresWith(me, opp, legalMoves(me, opp), legalMoves(opp, me))
+}
+
+// featuresWith is features with both sides' legal moves already known.
+func featuresWith(me, opp, myMoves, oppMoves uint64) [numFeatures]int {
 	var f [numFeatures]int
 	occupied := me | opp
 	empty := ^occupied
-	myMoves, oppMoves := legalMoves(me, opp), legalMoves(opp, me)
 	f[fMobility] = popcount(myMoves) - popcount(oppMoves)
 	f[fPotential] = popcount(potentialMoves(me, opp)) - popcount(potentialMoves(opp, me))
 	f[fCorners] = popcount(me&cornerMask) - popcount(opp&cornerMask)
@@ -215,8 +244,23 @@ func evaluate(me, opp uint64) int { return defaultParams.evaluate(me, opp) }
 // evalScale units per disc (clamped inside the range of real disc scores).
 func (p *evalParams) evaluate(me, opp uint64) int {
 	empties := 64 - popcount(me|opp)
+	myMoves, oppMoves := legalMoves(me, opp), legalMoves(opp, me)
+	if p.pattern != nil {
+		w := p.pattern[pattern.Stage(empties)]
+		s := pattern.Evaluate(w, me, opp, popcount(myMoves), popcount(oppMoves))
+		if k := int(w[pattern.LinearOffset]); k != 0 {
+			// The patterns correct the linear evaluation (thousandths).
+			s += k * clampEval(linearParams.linear(me, opp, empties, myMoves, oppMoves)) / 1000
+		}
+		return clampEval(s)
+	}
+	return clampEval(p.linear(me, opp, empties, myMoves, oppMoves))
+}
+
+// linear is the linear evaluation (features and edge table), unclamped.
+func (p *evalParams) linear(me, opp uint64, empties int, myMoves, oppMoves uint64) int {
 	ph := phaseOf(empties)
-	f := features(me, opp)
+	f := featuresWith(me, opp, myMoves, oppMoves)
 	w := &p.scalar[ph]
 	s := 0
 	for i, v := range f {
@@ -226,8 +270,12 @@ func (p *evalParams) evaluate(me, opp uint64) int {
 	for _, idx := range edgeIndexes(me, opp) {
 		s += int(e[idx])
 	}
-	// Keep estimates strictly inside proven scores so that a known win
-	// is always preferred to a guessed one.
+	return s
+}
+
+// clampEval keeps estimates strictly inside proven scores so that a known
+// win is always preferred to a guessed one.
+func clampEval(s int) int {
 	const limit = 63 * evalScale
 	if s > limit {
 		s = limit
@@ -242,4 +290,11 @@ func (p *evalParams) evaluate(me, opp uint64) int {
 // search uses at its leaves, exposed for tools and tests.
 func Evaluate(p Position) float64 {
 	return float64(evaluate(p.me, p.opp)) / evalScale
+}
+
+// Evaluate returns the static estimate of p by this engine's evaluation
+// (the pattern tables, or the linear features after UseLinearEvaluation),
+// in discs from the side to move's view.
+func (e *Engine) Evaluate(p Position) float64 {
+	return float64(e.params.evaluate(p.me, p.opp)) / evalScale
 }

@@ -263,7 +263,7 @@ func TestFitWeights(t *testing.T) {
 	w.Source = fmt.Sprintf("fitted by TestFitWeights: %d self-play games (6-16 random opening plies, then depth 6 with exact play from 12 empties; level %d when fitted), "+
 		"%d positions labelled with the final disc difference; ridge least squares per phase, edge tables by shrunken residual averaging",
 		games, fitLevel, len(train))
-	old := defaultParams
+	old := linearParams
 	for ph := 0; ph < numPhases; ph++ {
 		if len(tr[ph]) < 200 {
 			// Too few positions (the random opening plies): keep the
@@ -323,6 +323,9 @@ func TestCompareWeights(t *testing.T) {
 		for i := 0; i < len(openings); i += len(openings) / 30 {
 			for _, newBlack := range []bool{true, false} {
 				a, b := NewEngine(), NewEngine()
+				if os.Getenv("REVERSI_FIT_PATTERNS") != "" {
+					a.UsePatternEvaluation() // the pattern tables against the baseline
+				}
 				b.params = hand
 				p, _ := Replay(Start(), openings[i])
 				for !p.GameOver() {

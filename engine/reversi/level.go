@@ -5,9 +5,10 @@ const MaxLevel = 10
 
 // level is what one step of the strength scale means to the search.
 type level struct {
-	depth        int // midgame search depth (plies)
-	solveEmpties int // exact endgame solve at this many empties or fewer (0: never)
-	noise        int // random error added to each root move's score, in evalScale units (0: none)
+	depth        int  // midgame search depth (plies)
+	solveEmpties int  // exact endgame solve at this many empties or fewer (0: never)
+	noise        int  // random error added to each root move's score, in evalScale units (0: none)
+	selective    bool // Multi-ProbCut in the midgame search
 }
 
 // levels is the strength scale, indexed by level (index 0 unused). Levels 1-3
@@ -31,7 +32,7 @@ var levels = [MaxLevel + 1]level{
 	7:  {depth: 7, solveEmpties: 14},
 	8:  {depth: 8, solveEmpties: 16},
 	9:  {depth: 10, solveEmpties: 18},
-	10: {depth: 60, solveEmpties: 22},
+	10: {depth: 60, solveEmpties: 22, selective: true},
 }
 
 // levelFor returns the settings of a level; 0 and out-of-range values above

@@ -31,10 +31,11 @@ type Engine struct {
 	end    *table      // endgame solver results (empties, disc bounds)
 
 	// State of the search in progress.
-	nodes   uint64
-	done    <-chan struct{}
-	aborted bool
-	pv      [64]int8 // scratch for PV extraction
+	nodes     uint64
+	done      <-chan struct{}
+	aborted   bool
+	selective bool     // Multi-ProbCut on (probcut.go)
+	pv        [64]int8 // scratch for PV extraction
 	// solveLists[n] is the move list of the solver node with n empties
 	// on the current path: reusing it saves clearing a fresh 1.3 KB list
 	// at every node (about 1.5% of a solve's time in the profile).
@@ -48,6 +49,25 @@ func NewEngine() *Engine { return NewEngineSize(DefaultTableBytes) }
 // total (at least 48 KiB).
 func NewEngineSize(tableBytes int) *Engine {
 	return &Engine{params: defaultParams, mid: newTable(tableBytes / 2), end: newTable(tableBytes / 2), solveLists: new([61]moveList)}
+}
+
+// UsePatternEvaluation makes the engine evaluate positions with the pattern
+// tables of patterns.bin.
+func (e *Engine) UsePatternEvaluation() {
+	if patternParams == nil {
+		panic("reversi: the embedded patterns.bin does not decode")
+	}
+	e.params = patternParams
+	e.Clear()
+}
+
+// UseLinearEvaluation makes the engine evaluate positions with the linear
+// features of weights.json instead of the pattern tables: the evaluation of
+// the earlier engine, kept for measuring the patterns against it and for
+// reproducing the training games (internal/train plays them with it).
+func (e *Engine) UseLinearEvaluation() {
+	e.params = linearParams
+	e.Clear()
 }
 
 // Clear forgets everything the engine learnt from earlier searches, so that
@@ -75,6 +95,9 @@ type Limits struct {
 	// so play is reproducible. The same position, level and seed always give
 	// the same move.
 	Seed int64
+	// NoSelective turns off the selective search (Multi-ProbCut) of the
+	// levels that use it, so that every score is a full-width search's.
+	NoSelective bool
 	// Exclude lists moves the search must not choose (for reporting the
 	// best alternatives, as NBoard's "hint n" does). Excluding every legal
 	// move is an error.
@@ -157,6 +180,7 @@ func (e *Engine) Search(ctx context.Context, p Position, lim Limits) (Result, er
 	}
 
 	e.nodes = 0
+	e.selective = lv.selective && !lim.NoSelective
 	e.done = ctx.Done()
 	e.aborted = false
 	e.mid.gen++
@@ -411,6 +435,12 @@ func (e *Engine) pvs(me, opp uint64, alpha, beta, depth int) int {
 			}
 		}
 		hashMove = int(ent.move)
+	}
+
+	if e.selective && depth >= mpcMinDepth && beta == alpha+1 && depth < empties {
+		if v, ok := e.probCut(me, opp, alpha, beta, depth, empties); ok {
+			return v
+		}
 	}
 
 	var l moveList

@@ -302,13 +302,21 @@ func TestLevelsDeterministic(t *testing.T) {
 
 func TestEvaluateSymmetric(t *testing.T) {
 	// The evaluation sees the same position mirrored or rotated the same
-	// way, and flips sign with the colours: the features are symmetric.
+	// way: the features are symmetric, and so are the pattern tables.
+	if patternParams == nil {
+		t.Fatal("the embedded patterns.bin does not decode")
+	}
 	rng := rand.New(rand.NewSource(3))
-	for _, p := range randomPositions(rng, 20)[:300] {
-		v := evaluate(p.me, p.opp)
-		for _, tr := range []func(uint64) uint64{flipVertical, mirrorHorizontal, flipDiagonal} {
-			if w := evaluate(tr(p.me), tr(p.opp)); w != v {
-				t.Fatalf("eval %d, transformed %d\n%s", v, w, p.Diagram())
+	for _, c := range []struct {
+		name   string
+		params *evalParams
+	}{{"default", defaultParams}, {"linear", linearParams}, {"pattern", patternParams}} {
+		for _, p := range randomPositions(rng, 20)[:300] {
+			v := c.params.evaluate(p.me, p.opp)
+			for _, tr := range []func(uint64) uint64{flipVertical, mirrorHorizontal, flipDiagonal} {
+				if w := c.params.evaluate(tr(p.me), tr(p.opp)); w != v {
+					t.Fatalf("%s: eval %d, transformed %d\n%s", c.name, v, w, p.Diagram())
+				}
 			}
 		}
 	}

@@ -1,0 +1,68 @@
+package match
+
+import (
+	"context"
+	"math"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/boardhall/boardhall/engine/reversi"
+)
+
+// TestMatchVariants plays two variants of the full engine against each
+// other at a fixed time per move (REVERSI_MATCH_MOVETIME, default 300ms),
+// from symmetry-unique 6-ply openings, both colours:
+//
+//	REVERSI_MATCH=1 REVERSI_MATCH_A=full REVERSI_MATCH_B=noselective REVERSI_MATCH_GAMES=20 \
+//	nice -n 10 go test -run TestMatchVariants -v -timeout 60m ./engine/reversi/internal/match
+//
+// A variant is a "+"-separated list of: full (the engine as shipped),
+// noselective (Multi-ProbCut off), pattern (the pattern tables),
+// linear (the linear evaluation).
+func TestMatchVariants(t *testing.T) {
+	if !fullMatch() {
+		t.Skip("set REVERSI_MATCH=1 to play engine variants against each other")
+	}
+	moveTime := 300 * time.Millisecond
+	if d, err := time.ParseDuration(os.Getenv("REVERSI_MATCH_MOVETIME")); err == nil && d > 0 {
+		moveTime = d
+	}
+	a := variant(t, os.Getenv("REVERSI_MATCH_A"), moveTime)
+	b := variant(t, os.Getenv("REVERSI_MATCH_B"), moveTime)
+	ops := UniqueOpenings(6, openingsCount(20, 20))
+	start := time.Now()
+	st, err := Play(context.Background(), a, b, ops, func(g int, st Stats) {
+		if g%10 == 0 {
+			t.Logf("game %d: %v", g, st)
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	se := 1.96 * math.Sqrt(st.Score()*(1-st.Score())/float64(st.Games))
+	t.Logf("%s vs %s at %v a move: %v (±%.1f%%); %v", a.Name(), b.Name(), moveTime, st, 100*se, time.Since(start).Round(time.Second))
+}
+
+func variant(t *testing.T, spec string, moveTime time.Duration) Player {
+	if spec == "" {
+		spec = "full"
+	}
+	e := reversi.NewEngine()
+	lim := reversi.Limits{Level: reversi.MaxLevel}
+	for _, v := range strings.Split(spec, "+") {
+		switch v {
+		case "full":
+		case "noselective":
+			lim.NoSelective = true
+		case "pattern":
+			e.UsePatternEvaluation()
+		case "linear":
+			e.UseLinearEvaluation()
+		default:
+			t.Fatalf("unknown variant %q", v)
+		}
+	}
+	return &clocked{Player: EnginePlayer{Engine: e, Limits: lim, Label: spec}, moveTime: moveTime}
+}

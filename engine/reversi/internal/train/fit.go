@@ -1,0 +1,257 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"math"
+	"math/bits"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/boardhall/boardhall/engine/reversi"
+	"github.com/boardhall/boardhall/engine/reversi/internal/pattern"
+)
+
+// fitConfig says how the tables are fitted.
+type fitConfig struct {
+	ridge      float64 // penalty on the squared weights, in squared discs: keeps rare configurations near zero
+	iterations int     // conjugate-gradient steps per stage
+	spread     int     // a stage also trains on positions this many empties outside its range, to smooth across stages
+	hybrid     bool    // fit the patterns as corrections to the linear evaluation
+}
+
+func runFit(args []string) error {
+	fs := flag.NewFlagSet("fit", flag.ExitOnError)
+	in := fs.String("in", "", "samples written by gen")
+	out := fs.String("out", "", "weights file to write (engine/reversi/patterns.bin)")
+	cfg := fitConfig{}
+	fs.Float64Var(&cfg.ridge, "ridge", 8, "ridge penalty")
+	fs.IntVar(&cfg.iterations, "iterations", 200, "conjugate-gradient iterations per stage")
+	fs.IntVar(&cfg.spread, "spread", 2, "extra empties on each side of a stage's range")
+	fs.BoolVar(&cfg.hybrid, "hybrid", true, "fit the patterns as corrections to the linear evaluation (weights.json)")
+	stagesFlag := fs.Int("stage", -1, "fit only this stage and write nothing (for trying settings)")
+	fs.Parse(args)
+	samples, err := readSamples(*in)
+	if err != nil {
+		return err
+	}
+	train, valid := split(samples)
+	fmt.Fprintf(os.Stderr, "%d samples: %d training, %d held out\n", len(samples), len(train), len(valid))
+	stages := make([][]int16, pattern.NumStages)
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 2)
+	for s := 0; s < pattern.NumStages; s++ {
+		if *stagesFlag >= 0 && s != *stagesFlag {
+			continue
+		}
+		wg.Add(1)
+		go func(s int) {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			start := time.Now()
+			lo, hi := s*pattern.StageWidth+1, s*pattern.StageWidth+pattern.StageWidth
+			tr := inRange(train, lo-cfg.spread, hi+cfg.spread)
+			va := inRange(valid, lo, hi)
+			w := fitStage(tr, cfg)
+			q := make([]int16, pattern.StageSize)
+			for i := range q {
+				// Mirror configurations take their canonical entry's value.
+				v := w[pattern.Canonical(i)]
+				q[i] = int16(math.Round(math.Max(-30000, math.Min(30000, v*100))))
+			}
+			// The linear evaluation's weight is in thousandths.
+			q[pattern.LinearOffset] = int16(math.Round(w[pattern.LinearOffset] * 1000))
+			stages[s] = q
+			fmt.Fprintf(os.Stderr, "stage %2d (empties %2d-%2d): %7d training positions, held-out RMSE %.2f discs (%d positions; linear evaluation: %.2f), training %.2f; %v\n",
+				s, lo, hi, len(tr), rmse(q, va), len(va), rmseEngine(va), rmse(q, inRange(train, lo, hi)), time.Since(start).Round(time.Second))
+		}(s)
+	}
+	wg.Wait()
+	if *stagesFlag >= 0 || *out == "" {
+		return nil
+	}
+	f, err := os.Create(*out)
+	if err != nil {
+		return err
+	}
+	if err := pattern.Encode(f, stages); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// split holds out every tenth game (a game starts at the start position):
+// positions of one game share most of their patterns and the same final
+// score, so a held-out position must come from a game the fit never saw.
+func split(all []sample) (train, valid []sample) {
+	start := reversi.Start()
+	game := -1
+	for _, s := range all {
+		if s.black == start.Black() && s.white == start.White() && s.toMove == reversi.Black {
+			game++
+		}
+		if game%10 == 9 {
+			valid = append(valid, s)
+		} else {
+			train = append(train, s)
+		}
+	}
+	return train, valid
+}
+
+func empties(s sample) int { return 64 - bits.OnesCount64(s.black|s.white) }
+
+func inRange(all []sample, lo, hi int) []sample {
+	var out []sample
+	for _, s := range all {
+		if e := empties(s); e >= lo && e <= hi {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// row returns the weight indices of a sample's position and its label.
+func row(s sample, dst *[pattern.PerPosition]int32) float64 {
+	p := s.position()
+	me, opp := p.Black(), p.White()
+	if p.ToMove() == reversi.White {
+		me, opp = opp, me
+	}
+	pattern.Indices(me, opp, bits.OnesCount64(p.Moves()), bits.OnesCount64(moves(opp, me)), dst)
+	for k, j := range dst {
+		dst[k] = int32(pattern.Canonical(int(j)))
+	}
+	return float64(s.score)
+}
+
+// moves returns the legal moves of the side with discs me.
+func moves(me, opp uint64) uint64 {
+	p, err := reversi.NewPosition(me, opp, reversi.Black)
+	if err != nil {
+		panic(err)
+	}
+	return p.Moves()
+}
+
+// fitStage solves the ridge least-squares problem min |Aw - y|^2 + ridge |w|^2
+// by conjugate gradients on the normal equations, where each row of A has a
+// one for each pattern weight the position's evaluation adds, and the
+// linear evaluation's value (in discs) in the column of its weight. With
+// hybrid false that column is left out (pure patterns).
+func fitStage(samples []sample, cfg fitConfig) []float64 {
+	n := len(samples)
+	idx := make([][pattern.PerPosition]int32, n)
+	y := make([]float64, n)
+	lin := make([]float64, n)
+	le := linearEngine()
+	for i, s := range samples {
+		y[i] = row(s, &idx[i])
+		if cfg.hybrid {
+			lin[i] = le.Evaluate(s.position())
+		}
+	}
+	m := pattern.StageSize
+	lo := pattern.LinearOffset
+	mulA := func(w []float64, out []float64) { // out = A w
+		for i := range idx {
+			s := lin[i] * w[lo]
+			for _, j := range idx[i] {
+				s += w[j]
+			}
+			out[i] = s
+		}
+	}
+	mulAT := func(v []float64, out []float64) { // out = A^T v
+		clear(out)
+		for i := range idx {
+			for _, j := range idx[i] {
+				out[j] += v[i]
+			}
+			out[lo] += lin[i] * v[i]
+		}
+	}
+	w := make([]float64, m)
+	r := make([]float64, m) // residual of the normal equations: A^T y - (A^T A + ridge) w
+	mulAT(y, r)
+	p := append([]float64(nil), r...)
+	ap := make([]float64, n)
+	q := make([]float64, m)
+	rr := dot(r, r)
+	for it := 0; it < cfg.iterations && rr > 1e-9; it++ {
+		mulA(p, ap)
+		mulAT(ap, q)
+		for j := range q {
+			q[j] += cfg.ridge * p[j]
+		}
+		alpha := rr / dot(p, q)
+		for j := range w {
+			w[j] += alpha * p[j]
+			r[j] -= alpha * q[j]
+		}
+		rr2 := dot(r, r)
+		beta := rr2 / rr
+		rr = rr2
+		for j := range p {
+			p[j] = r[j] + beta*p[j]
+		}
+	}
+	return w
+}
+
+// linearEngine returns an engine evaluating with the linear features.
+func linearEngine() *reversi.Engine {
+	e := reversi.NewEngineSize(0)
+	e.UseLinearEvaluation()
+	return e
+}
+
+func dot(a, b []float64) float64 {
+	var s float64
+	for i := range a {
+		s += a[i] * b[i]
+	}
+	return s
+}
+
+// rmse is the root-mean-square error in discs of the quantised weights q on
+// samples (the evaluation as the engine computes it, before its clamp).
+func rmse(q []int16, samples []sample) float64 {
+	if len(samples) == 0 {
+		return 0
+	}
+	le := linearEngine()
+	var sum float64
+	var ix [pattern.PerPosition]int32
+	for _, s := range samples {
+		y := row(s, &ix)
+		var v int
+		for _, j := range ix {
+			v += int(q[j])
+		}
+		if k := q[pattern.LinearOffset]; k != 0 {
+			v += int(k) * int(math.Round(le.Evaluate(s.position())*100)) / 1000
+		}
+		d := float64(v)/100 - y
+		sum += d * d
+	}
+	return math.Sqrt(sum / float64(len(samples)))
+}
+
+// rmseEngine is the root-mean-square error in discs of the engine's linear
+// evaluation (weights.json) on samples: the baseline the fit must beat.
+func rmseEngine(samples []sample) float64 {
+	if len(samples) == 0 {
+		return 0
+	}
+	e := linearEngine()
+	var sum float64
+	for _, s := range samples {
+		d := e.Evaluate(s.position()) - float64(s.score)
+		sum += d * d
+	}
+	return math.Sqrt(sum / float64(len(samples)))
+}

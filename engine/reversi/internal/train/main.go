@@ -1,0 +1,65 @@
+// Command train makes the engine's pattern evaluation (engine/reversi's
+// patterns.bin): it plays and solves games to make labelled positions, and
+// fits the pattern tables to them by least squares. Both steps are seeded
+// and deterministic, so the shipped weights are reproduced by:
+//
+//	go run ./engine/reversi/internal/train gen -games 6000 -seed 1 -out /tmp/reversi-games.bin
+//	go run ./engine/reversi/internal/train fit -in /tmp/reversi-games.bin -out engine/reversi/patterns.bin
+//
+// docs/reversi-engine.md describes the data set, the fit and how long each
+// step takes.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+)
+
+func main() {
+	if len(os.Args) < 2 {
+		fmt.Fprintln(os.Stderr, "usage: train gen|fit [flags]")
+		os.Exit(2)
+	}
+	var err error
+	switch os.Args[1] {
+	case "gen":
+		err = runGen(os.Args[2:])
+	case "fit":
+		err = runFit(os.Args[2:])
+	default:
+		err = fmt.Errorf("unknown command %q (want gen or fit)", os.Args[1])
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "train:", err)
+		os.Exit(1)
+	}
+}
+
+func runGen(args []string) error {
+	fs := flag.NewFlagSet("gen", flag.ExitOnError)
+	cfg := genConfig{}
+	fs.IntVar(&cfg.games, "games", 6000, "games to play")
+	fs.Int64Var(&cfg.seed, "seed", 1, "seed: game g uses seed+g")
+	fs.IntVar(&cfg.minRandom, "min-random", 2, "fewest random opening plies")
+	fs.IntVar(&cfg.maxRandom, "max-random", 20, "most random opening plies")
+	fs.IntVar(&cfg.playDepth, "depth", 6, "midgame search depth of both players")
+	fs.IntVar(&cfg.solveEmpties, "solve", 18, "play perfectly and label exactly from this many empties")
+	fs.IntVar(&cfg.workers, "workers", 2, "games played at once")
+	fs.BoolVar(&cfg.linear, "linear", true, "play with the linear evaluation of weights.json (as the shipped data set was made)")
+	out := fs.String("out", "", "output file (samples, 19 bytes each)")
+	fs.Parse(args)
+	if *out == "" {
+		return fmt.Errorf("gen: -out is required")
+	}
+	f, err := os.Create(*out)
+	if err != nil {
+		return err
+	}
+	if err := gen(context.Background(), cfg, f, os.Stderr); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
