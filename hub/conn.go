@@ -275,8 +275,8 @@ func (c *conn) command(ctx context.Context, m ClientMessage) {
 		return
 	}
 	kind, _ := rooms.ParseCommandKind(m.Type)
-	cmd := rooms.Command{Kind: kind, Token: token, Move: m.Move, At: m.At,
-		Seat: rooms.Side(m.Seat), Name: m.Name, Occupant: rooms.SeatKind(m.Kind), Level: m.Level}
+	cmd := rooms.Command{Kind: kind, Token: token, Move: m.Move, At: m.At, Seat: rooms.Side(m.Seat),
+		Name: m.Name, Occupant: rooms.SeatKind(m.Kind), Level: m.Level, Claim: m.Kind, Watcher: c}
 	if m.Accept != nil {
 		cmd.Accept = *m.Accept
 	}

@@ -76,8 +76,11 @@ func DecodeMessage(data []byte) (ClientMessage, error) {
 	if m.Type != typePing && m.Room == "" {
 		return ClientMessage{ID: m.ID}, fmt.Errorf("%s needs a room", m.Type)
 	}
-	if m.Type == string(rooms.CmdUndoReply) && m.Accept == nil {
-		return ClientMessage{ID: m.ID, Room: m.Room}, errors.New("undo_reply needs accept: true or false")
+	switch rooms.CommandKind(m.Type) {
+	case rooms.CmdUndoReply, rooms.CmdDrawReply, rooms.CmdRematchReply:
+		if m.Accept == nil {
+			return ClientMessage{ID: m.ID, Room: m.Room}, fmt.Errorf("%s needs accept: true or false", m.Type)
+		}
 	}
 	return m, nil
 }

@@ -77,7 +77,7 @@ func (r *liveRoom) releaseLease() {
 // startBot queues the search for side at level on the bot pool.
 func (r *liveRoom) startBot(side Side, level int) {
 	n := r.node
-	ctx, cancel := context.WithTimeout(n.ctx, n.cfg.BotMoveTime)
+	ctx, cancel := context.WithTimeout(n.ctx, r.botBudget(side, time.Now()))
 	run := &botRun{version: r.state.version, side: side, cancel: cancel, started: time.Now()}
 	r.bot = run
 	game := r.state.meta.Game
@@ -159,10 +159,39 @@ func (r *liveRoom) botDone(run *botRun, p progress, err error) {
 	}
 }
 
+// Planning a timed bot's search: it spends a share of what it has left plus most of its
+// increment, and always leaves a margin for storing the move (a Redis round trip, a busy
+// machine) so that it never loses on time, at any level.
+const (
+	botMovesToPlan = 25                     // the time left is spread as if over this many moves
+	botTimeMargin  = 300 * time.Millisecond // kept back for storing the move
+	botLeastSearch = 20 * time.Millisecond  // a search always gets at least this
+)
+
+// botBudget is how long side's bot may search now: the service's cap, and in a timed game
+// a plan from its own clock.
+func (r *liveRoom) botBudget(side Side, now time.Time) time.Duration {
+	budget := r.node.cfg.BotMoveTime
+	due, first, ok := r.state.clk.deadline(r.state.meta.Clock, side)
+	if !ok || r.state.game.toMove() != side {
+		return budget
+	}
+	left := due.Sub(now)
+	plan := left / botMovesToPlan
+	if !first && r.state.meta.Clock.Kind == ClockFischer {
+		plan += r.state.meta.Clock.increment() * 3 / 4
+	}
+	if first {
+		plan = left / 4
+	}
+	plan = min(plan, left/2, left-botTimeMargin)
+	return max(botLeastSearch, min(budget, plan))
+}
+
 // botPaceLeft is how much longer a bot-vs-bot move should wait to be watchable.
 func (r *liveRoom) botPaceLeft(run *botRun) time.Duration {
-	if run.started.IsZero() || r.node.cfg.BotPace == 0 {
-		return 0
+	if run.started.IsZero() || r.node.cfg.BotPace == 0 || r.state.meta.Clock.timed() {
+		return 0 // a timed game's pace is its clocks'
 	}
 	if r.state.seats[0].Kind != SeatBot || r.state.seats[1].Kind != SeatBot {
 		return 0

@@ -1,5 +1,7 @@
 package rooms
 
+import "time"
+
 // CommandKind names what a client (or a bot) asks a room to do. Its values are the
 // protocol's message types for these commands (docs/protocol.md): this list is the one
 // place they are spelled.
@@ -16,11 +18,20 @@ const (
 	CmdStand     CommandKind = "stand"      // leave one's seat
 	CmdSetSeat   CommandKind = "set_seat"   // put a bot in a seat, change its level, or open it
 	CmdSwitch    CommandKind = "switch"     // swap sides with the bot or the open seat
+
+	CmdDraw         CommandKind = "draw"          // offer a draw, or accept the opponent's offer
+	CmdDrawReply    CommandKind = "draw_reply"    // answer the opponent's draw offer
+	CmdRematchReply CommandKind = "rematch_reply" // answer the opponent's rematch offer
+	CmdAbort        CommandKind = "abort"         // end the game with no result before both sides moved
+	CmdClaim        CommandKind = "claim"         // claim the game after the opponent left
+
+	// cmdTime is the room's own: its clock's deadline passed. Clients cannot send it.
+	cmdTime CommandKind = "time"
 )
 
-// commandKinds lists every command.
+// commandKinds lists every command a client may send.
 var commandKinds = []CommandKind{CmdMove, CmdUndo, CmdUndoReply, CmdResign, CmdRematch,
-	CmdSit, CmdStand, CmdSetSeat, CmdSwitch}
+	CmdSit, CmdStand, CmdSetSeat, CmdSwitch, CmdDraw, CmdDrawReply, CmdRematchReply, CmdAbort, CmdClaim}
 
 // ParseCommandKind returns the command a protocol message type names, or false if the
 // type is not a room command (join, leave and ping are the hub's own).
@@ -44,10 +55,19 @@ type Command struct {
 	Name     string   // CmdSit: the player's display name
 	Occupant SeatKind // CmdSetSeat: who the seat gets, SeatBot or SeatOpen
 	Level    int      // CmdSetSeat with a bot
-	Accept   bool     // CmdUndoReply
+	Accept   bool     // CmdUndoReply, CmdDrawReply, CmdRematchReply
+	Claim    string   // CmdClaim: ClaimWin, ClaimDraw or ClaimAbort
+	// Watcher is the connection sending the command, so that the room knows which seat
+	// it holds after a sit or a stand (for presence). May be nil.
+	Watcher Subscriber
 
 	actor     Side   // resolved by the room from Token (or the bot's side)
 	bot       bool   // the move comes from the room's bot runner
 	eval      *int   // the bot's score for its move, black's view
 	tokenHash string // CmdSit: the hash of the new token
+	// goneFor is, resolved by the room, how long the actor's opponent (a person) has been
+	// disconnected, and grace the time after which claims are allowed; 0 when present.
+	goneFor, grace time.Duration
+	// nextRoom is the id a rematch's next game would get.
+	nextRoom string
 }

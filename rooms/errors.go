@@ -25,6 +25,8 @@ const (
 	CodeNoRequest     Code = "no_request"      // undo_reply with nothing to answer
 	CodeForbidden     Code = "forbidden"       // not this player's action to take
 	CodeStale         Code = "stale"           // the room moved on since the client looked
+	CodeTimeOut       Code = "time_out"        // a move after the mover's time ran out
+	CodeTooEarly      Code = "too_early"       // a claim before the grace period, an abort after both moved
 	CodeBusy          Code = "busy"            // the room's command queue is full
 	CodeUnavailable   Code = "unavailable"     // the store cannot be reached
 	CodeInternal      Code = "internal"        // a bug; nothing was changed

@@ -1,6 +1,7 @@
 package rooms
 
 import (
+	"encoding/json"
 	"fmt"
 	"time"
 )
@@ -65,7 +66,23 @@ const (
 	EvUndoDecline EventType = "undo_decline" // the opponent refused
 	EvUndo        EventType = "undo"         // plies were taken back
 	EvResign      EventType = "resign"       // a side resigned
-	EvRematch     EventType = "rematch"      // a new game in the same room
+	EvRematch     EventType = "rematch"      // the next game (room Next; in old logs, a new game in this room)
+
+	EvRematchOffer   EventType = "rematch_offer"   // a player offers a rematch
+	EvRematchDecline EventType = "rematch_decline" // the offer was declined
+	EvDrawOffer      EventType = "draw_offer"      // a player offers a draw
+	EvDrawDecline    EventType = "draw_decline"    // the opponent declined
+	EvDraw           EventType = "draw"            // the draw was agreed
+	EvFlag           EventType = "flag"            // a side's time ran out: it loses
+	EvAbort          EventType = "abort"           // the game ends with no result
+	EvClaim          EventType = "claim"           // the player who stayed claimed the game
+)
+
+// Claims the player who stayed may make once the opponent has been gone the grace period.
+const (
+	ClaimWin   = "win"   // the game is won
+	ClaimDraw  = "draw"  // the game is drawn
+	ClaimAbort = "abort" // the game ends with no result (too few moves were played)
 )
 
 // Event is one entry of a room's append-only log. Fields other than Seq, Type and Time
@@ -84,6 +101,8 @@ type Event struct {
 	Move      string    `json:"move,omitempty"`
 	Plies     int       `json:"plies,omitempty"`
 	Eval      *int      `json:"eval,omitempty"`
+	Next      string    `json:"next,omitempty"`  // rematch: the next game's room
+	Claim     string    `json:"claim,omitempty"` // claim: win, draw or abort
 }
 
 // PublicEvent is an event as clients see it: the stored event with its token hash
@@ -103,11 +122,16 @@ func publicOf(e Event) PublicEvent {
 
 // Meta is what a room is, fixed at creation: the game and its options.
 type Meta struct {
-	ID        string    `json:"id"`
-	Game      string    `json:"game"`
-	Size      int       `json:"size"`
-	Rule      string    `json:"rule"`
-	CreatedAt time.Time `json:"createdAt"`
+	ID        string      `json:"id"`
+	Game      string      `json:"game"`
+	Size      int         `json:"size"`
+	Rule      string      `json:"rule"`
+	Clock     TimeControl `json:"clock,omitzero"`
+	CreatedAt time.Time   `json:"createdAt"`
+	// Prev is the room of the game before, when this room is a rematch.
+	Prev string `json:"prev,omitempty"`
+	// GameNo is the number of this room's first game in its series of rematches (0: 1).
+	GameNo int `json:"gameNo,omitempty"`
 }
 
 // Status is where a room's current game stands.
@@ -145,6 +169,10 @@ type Summary struct {
 	Plies     int               `json:"plies"`
 	Viewers   int               `json:"viewers"`
 	BotToMove bool              `json:"botToMove,omitempty"`
+	Clock     TimeControl       `json:"clock,omitzero"`
+	// Deadline is when the running clock's time runs out, if a clock runs: a node must
+	// then act for the room even if nobody watches it.
+	Deadline *time.Time `json:"deadline,omitempty"`
 	CreatedAt time.Time         `json:"createdAt"`
 	UpdatedAt time.Time         `json:"updatedAt"`
 	Result    *Result           `json:"result,omitempty"`
@@ -153,10 +181,24 @@ type Summary struct {
 // Result is how a finished game ended.
 type Result struct {
 	Winner Side   `json:"winner"` // "" for a draw
-	Reason string `json:"reason"` // no_moves, five, board_full, resign
+	Reason string `json:"reason"` // no_moves, five, board_full, resign, timeout, agreement, abandoned, aborted
 	Black  int    `json:"black"`  // final discs or stones of black
 	White  int    `json:"white"`  // and of white
 	Margin int    `json:"margin"` // Reversi tournament score of the winner; 0 for Gomoku
+}
+
+// MarshalJSON writes the result with "winner": null for a draw or an aborted game, as
+// docs/protocol.md says.
+func (r Result) MarshalJSON() ([]byte, error) {
+	type plain Result
+	var winner *Side
+	if r.Winner != "" {
+		winner = &r.Winner
+	}
+	return json.Marshal(struct {
+		plain
+		Winner *Side `json:"winner"`
+	}{plain(r), winner})
 }
 
 // String describes the result in words, for logs.
@@ -166,3 +208,8 @@ func (r Result) String() string {
 	}
 	return fmt.Sprintf("%s wins (%s) %d-%d", r.Winner, r.Reason, r.Black, r.White)
 }
+
+// NeedsNode reports whether the room needs a server node to act without any client: a
+// bot is to move or a clock runs (its flag must fall on time). Store.BotRooms lists such
+// rooms.
+func (s Summary) NeedsNode() bool { return s.BotToMove || s.Deadline != nil }

@@ -30,6 +30,8 @@ type node struct {
 	ctx context.Context
 	// unlist removes a room from the node's live rooms (if it is still the one listed).
 	unlist func(*liveRoom)
+	// wake loads a room on this node (so that its bot starts).
+	wake func(id string)
 }
 
 // publish sends a broker message about room to every node.

@@ -22,9 +22,11 @@ type liveRoom struct {
 
 	loadErr   error
 	state     *roomState
-	public    []PublicEvent // the log as clients see it, one entry per applied event
-	subs      map[Subscriber]struct{}
-	viewers   int // over all nodes
+	public    []PublicEvent         // the log as clients see it, one entry per applied event
+	subs      map[Subscriber]Side   // local watchers and the seat each acts for ("" spectating)
+	seen      seen                  // who watches over all nodes, as last read
+	published [2]int                // the seat presence this node last recorded (0 or 1)
+	clock     *time.Timer           // fires at the running clock's deadline
 	idleSince time.Time
 
 	bot      *botRun     // the search this node runs for the current version, if any
@@ -42,7 +44,8 @@ type brokerMsg struct {
 
 func newLiveRoom(n *node, id string) *liveRoom {
 	return &liveRoom{id: id, node: n, inbox: make(chan func(), n.cfg.Inbox),
-		done: make(chan struct{}), subs: map[Subscriber]struct{}{}, idleSince: time.Now()}
+		done: make(chan struct{}), subs: map[Subscriber]Side{}, idleSince: time.Now(),
+		published: [2]int{-1, -1}}
 }
 
 // tickEvery paces a live room's housekeeping: refreshing its presence entry and bot
@@ -172,7 +175,15 @@ func (r *liveRoom) load() {
 		r.loadErr = err
 		return
 	}
+	r.refreshViewers()
+	r.settle()
+}
+
+// settle makes what runs for the room match its state: the bot's search and the clock's
+// timer. Called on the room goroutine after every change.
+func (r *liveRoom) settle() {
 	r.checkBot()
+	r.armClock()
 }
 
 // stop ends the room on this node: its search is cancelled and its lease, presence and
@@ -183,6 +194,9 @@ func (r *liveRoom) stop() {
 	if r.botRetry != nil {
 		r.botRetry.Stop()
 	}
+	if r.clock != nil {
+		r.clock.Stop()
+	}
 	// The node's own context may be cancelled (shutdown): these calls outlive it.
 	ctx, cancel := backendContext(context.Background())
 	defer cancel()
@@ -192,7 +206,8 @@ func (r *liveRoom) stop() {
 		r.bot = nil
 	}
 	if len(r.subs) > 0 {
-		r.node.broker.SetPresence(ctx, r.id, r.node.name, 0)
+		r.subs = map[Subscriber]Side{}
+		r.recordPresence(ctx)
 	}
 	if r.unsub != nil {
 		r.unsub()
@@ -210,7 +225,8 @@ func (r *liveRoom) housekeep() bool {
 	ctx, cancel := backendContext(r.node.ctx)
 	defer cancel()
 	if len(r.subs) > 0 {
-		r.node.broker.SetPresence(ctx, r.id, r.node.name, len(r.subs))
+		r.published = [2]int{-1, -1} // refresh every entry before it lapses
+		r.recordPresence(ctx)
 	}
 	if r.bot != nil {
 		if ok, err := r.node.broker.Claim(ctx, botLeaseKey(r.id), r.node.name, r.node.cfg.BotLease); err == nil && !ok {
@@ -220,7 +236,8 @@ func (r *liveRoom) housekeep() bool {
 		}
 	}
 	_, _, botToMove := r.state.botToMove()
-	if len(r.subs) == 0 && !botToMove && r.bot == nil && time.Since(r.idleSince) > r.node.cfg.IdleRoom {
+	_, clockRuns := r.state.deadline()
+	if len(r.subs) == 0 && !botToMove && !clockRuns && r.bot == nil && time.Since(r.idleSince) > r.node.cfg.IdleRoom {
 		if r.retire() {
 			r.stop()
 			return true
@@ -228,6 +245,9 @@ func (r *liveRoom) housekeep() bool {
 	}
 	if botToMove && r.bot == nil {
 		r.checkBot() // also recovers a retry whose timer could not reach a full queue
+	}
+	if clockRuns && r.clock == nil {
+		r.armClock()
 	}
 	return false
 }
@@ -276,7 +296,7 @@ func (r *liveRoom) onEvents(events []Event) {
 			return
 		}
 	}
-	r.checkBot()
+	r.settle()
 }
 
 // catchUp reads the events this node has missed from the Store.
@@ -294,7 +314,7 @@ func (r *liveRoom) catchUp() {
 			return
 		}
 	}
-	r.checkBot()
+	r.settle()
 }
 
 // applyAndBroadcast applies an event another node stored and sends it to the watchers.
@@ -307,7 +327,8 @@ func (r *liveRoom) applyAndBroadcast(e Event) bool {
 		return false
 	}
 	r.public = append(r.public, pub)
-	r.broadcast(mustJSON(eventMsg{Type: "event", Room: r.id, Event: pub, State: r.state.view(r.viewers)}))
+	r.followSeats(e, nil)
+	r.broadcast(mustJSON(eventMsg{Type: "event", Room: r.id, Event: pub, State: r.decorate(r.state.view(0))}))
 	return true
 }
 
@@ -334,14 +355,15 @@ func (r *liveRoom) join(sub Subscriber, req JoinRequest) (Side, error) {
 		}
 	}
 	pubs, full := r.eventsAfter(req.Since)
-	_, had := r.subs[sub]
-	r.subs[sub] = struct{}{}
+	was, had := r.subs[sub]
+	r.subs[sub] = side
 	r.idleSince = time.Now()
-	if !had {
+	if !had || was != side {
 		r.presenceChanged()
 	}
-	msg := joinedMsg{Type: "joined", ID: req.ReqID, Room: r.id, Full: full,
-		State: r.state.view(r.viewers), Events: pubs}
+	state := r.decorate(r.state.view(0))
+	state.Clock = r.state.clockView(time.Now())
+	msg := joinedMsg{Type: "joined", ID: req.ReqID, Room: r.id, Full: full, State: state, Events: pubs}
 	if side != "" {
 		msg.Seat = &side
 	}
@@ -370,30 +392,225 @@ func (r *liveRoom) leave(sub Subscriber) {
 	r.presenceChanged()
 }
 
-// presenceChanged records this node's watcher count and tells the other nodes.
+// seen is who watches a room over all nodes: each seat's player (connected or not, and
+// since when this node has seen them gone) and the spectators.
+type seen struct {
+	present    [2]bool
+	goneSince  [2]time.Time
+	told       [2]bool // watchers were told the seat's player left
+	spectators int
+}
+
+// viewers counts people: each connected seat once, and every spectator.
+func (w seen) viewers() int {
+	n := w.spectators
+	for _, p := range w.present {
+		if p {
+			n++
+		}
+	}
+	return n
+}
+
+// seatKey names the presence entry of a room's seat: an entry of its own beside the
+// room's spectator count, so that the Broker's presence counts each seat over all nodes.
+func seatKey(room string, side Side) string { return room + "#" + string(side) }
+
+// presenceChanged records this node's watchers and tells the other nodes.
 func (r *liveRoom) presenceChanged() {
 	ctx, cancel := backendContext(r.node.ctx)
 	defer cancel()
-	if err := r.node.broker.SetPresence(ctx, r.id, r.node.name, len(r.subs)); err != nil {
+	if err := r.recordPresence(ctx); err != nil {
 		r.node.log.Warn("presence", "room", r.id, "err", err)
 		return
 	}
 	r.node.publish(ctx, r.id, brokerMsg{Kind: "presence"})
 }
 
-// refreshViewers reads the viewer count over all nodes and tells watchers if it changed.
+// recordPresence stores this node's spectator count and, where it changed, whether each
+// seat's player has a connection here.
+func (r *liveRoom) recordPresence(ctx context.Context) error {
+	spectators, seats := 0, [2]int{}
+	for _, side := range r.subs {
+		if side == "" {
+			spectators++
+		} else {
+			seats[side.Index()] = 1
+		}
+	}
+	if err := r.node.broker.SetPresence(ctx, r.id, r.node.name, spectators); err != nil {
+		return err
+	}
+	for i, n := range seats {
+		if n == r.published[i] {
+			continue
+		}
+		if err := r.node.broker.SetPresence(ctx, seatKey(r.id, sides[i]), r.node.name, n); err != nil {
+			return err
+		}
+		r.published[i] = n
+	}
+	return nil
+}
+
+// refreshViewers reads who watches over all nodes and tells watchers what changed: the
+// count, and a seated player who left or came back.
 func (r *liveRoom) refreshViewers() {
 	if r.state == nil {
 		return
 	}
 	ctx, cancel := backendContext(r.node.ctx)
 	defer cancel()
-	counts, err := r.node.broker.Presence(ctx, []string{r.id})
-	if err != nil || counts[r.id] == r.viewers {
+	keys := []string{r.id, seatKey(r.id, Black), seatKey(r.id, White)}
+	counts, err := r.node.broker.Presence(ctx, keys)
+	if err != nil {
 		return
 	}
-	r.viewers = counts[r.id]
-	r.broadcast(mustJSON(viewersMsg{Type: "viewers", Room: r.id, Count: r.viewers}))
+	before := r.seen
+	r.seen.spectators = counts[r.id]
+	now := time.Now().UTC().Truncate(time.Millisecond)
+	for i, side := range sides {
+		present := counts[keys[1+i]] > 0
+		r.seen.present[i] = present
+		switch {
+		case present:
+			r.seen.goneSince[i] = time.Time{}
+		case r.seen.goneSince[i].IsZero():
+			r.seen.goneSince[i] = now
+		}
+		// Tell of a departure this node saw happen, and of the return after it; a player
+		// who was simply not there yet arrives without a "back".
+		left := before.present[i] && !present && r.state.seats[i].Kind == SeatHuman && r.state.result == nil
+		back := present && r.seen.told[i]
+		if !left && !back {
+			continue
+		}
+		r.seen.told[i] = left
+		msg := presenceMsg{Type: "presence", Room: r.id, Seat: side, Present: present}
+		if left {
+			since, claimAt := r.seen.goneSince[i], r.seen.goneSince[i].Add(r.grace())
+			msg.Since, msg.ClaimAt = &since, &claimAt
+		}
+		r.broadcast(mustJSON(msg))
+	}
+	if r.seen.viewers() != before.viewers() || r.seen.spectators != before.spectators {
+		r.broadcast(mustJSON(viewersMsg{Type: "viewers", Room: r.id, Count: r.seen.viewers(), Spectators: r.seen.spectators}))
+	}
+}
+
+// grace is how long a player who left keeps the game before the one who stayed may claim
+// it: Config.ClaimGrace, else shorter in faster games (docs/protocol.md).
+func (r *liveRoom) grace() time.Duration {
+	if g := r.node.cfg.ClaimGrace; g > 0 {
+		return g
+	}
+	tc := r.state.meta.Clock
+	switch {
+	case tc.Kind == ClockFischer && tc.Base <= 3*60:
+		return 15 * time.Second
+	case tc.Kind == ClockFischer && tc.Base <= 15*60:
+		return 30 * time.Second
+	}
+	return time.Minute
+}
+
+// goneFor is how long side's player (a person) has been disconnected, 0 if connected.
+func (r *liveRoom) goneFor(side Side, now time.Time) time.Duration {
+	i := side.Index()
+	if r.state.seats[i].Kind != SeatHuman || r.seen.present[i] || r.seen.goneSince[i].IsZero() {
+		return 0
+	}
+	return max(time.Millisecond, now.Sub(r.seen.goneSince[i]))
+}
+
+// decorate adds to a view what the room knows beyond the log: who is connected, who is
+// gone and since when, when a claim is allowed, how many watch.
+func (r *liveRoom) decorate(v StateView) StateView {
+	v.Viewers, v.Spectators = r.seen.viewers(), r.seen.spectators
+	v.Presence = map[Side]bool{Black: r.seen.present[0], White: r.seen.present[1]}
+	for i, side := range sides {
+		if r.state.seats[i].Kind != SeatHuman || r.seen.present[i] || r.seen.goneSince[i].IsZero() {
+			continue
+		}
+		if v.Gone == nil {
+			v.Gone = map[Side]time.Time{}
+		}
+		v.Gone[side] = r.seen.goneSince[i]
+		if r.state.result == nil && r.state.seats[1-i].Kind == SeatHuman {
+			at := r.seen.goneSince[i].Add(r.grace())
+			v.ClaimAt = &at
+		}
+	}
+	return v
+}
+
+// followSeats keeps each local watcher's seat in step with an event: a switch swaps
+// them, a seat that changed hands is no longer its old holder's, and a sit done through
+// watcher gives it the seat.
+func (r *liveRoom) followSeats(e Event, watcher Subscriber) {
+	changed := false
+	switch e.Type {
+	case EvSwitch:
+		for sub, side := range r.subs {
+			if side != "" {
+				r.subs[sub] = side.Other()
+				changed = true
+			}
+		}
+	case EvSeat:
+		for sub, side := range r.subs {
+			if side == e.Seat {
+				r.subs[sub] = ""
+				changed = true
+			}
+		}
+		if _, ok := r.subs[watcher]; ok && watcher != nil && e.Kind == SeatHuman {
+			r.subs[watcher] = e.Seat
+			changed = true
+		}
+	}
+	if changed {
+		r.presenceChanged()
+	}
+}
+
+// armClock sets the timer for the running clock's deadline (or stops it).
+func (r *liveRoom) armClock() {
+	if r.clock != nil {
+		r.clock.Stop()
+		r.clock = nil
+	}
+	due, ok := r.state.deadline()
+	if !ok || r.node.ctx.Err() != nil {
+		return
+	}
+	r.clock = time.AfterFunc(time.Until(due)+time.Millisecond, func() {
+		r.postWait(r.timeUp)
+	})
+}
+
+// timeUp stores the flag (or the abort) of a clock that has run out.
+func (r *liveRoom) timeUp() {
+	r.clock = nil
+	if r.loadErr != nil {
+		return
+	}
+	due, ok := r.state.deadline()
+	if !ok {
+		return
+	}
+	rep, err := r.execute(r.node.ctx, Command{Kind: cmdTime})
+	switch {
+	case err == nil:
+		if n := len(r.public); n > 0 && r.public[n-1].Seq == rep.Seq {
+			r.node.metrics.flagLateness.Observe(r.public[n-1].Time.Sub(due).Seconds())
+		}
+	case CodeOf(err) == CodeTooEarly || CodeOf(err) == CodeGameOver:
+		r.armClock() // the clock moved on meanwhile
+	default:
+		r.node.log.Warn("clock", "room", r.id, "err", err)
+		time.AfterFunc(time.Second, func() { r.post(r.timeUp) })
+	}
 }
 
 // execute carries out a command: decide, store with compare-and-set, then take the new
@@ -408,16 +625,29 @@ func (r *liveRoom) execute(ctx context.Context, cmd Command) (Reply, error) {
 			}
 		}
 	}
-	if cmd.Kind == CmdSit {
+	switch cmd.Kind {
+	case CmdSit:
 		rep.Token, cmd.tokenHash = newToken()
 		rep.Seat = cmd.Seat
+	case CmdRematch, CmdRematchReply:
+		cmd.nextRoom = newRoomID()
 	}
 	for attempt := 0; attempt < 2; attempt++ {
-		d, err := r.state.decide(cmd, time.Now().UTC().Truncate(time.Millisecond))
+		now := time.Now().UTC().Truncate(time.Millisecond)
+		if cmd.actor != "" {
+			cmd.goneFor, cmd.grace = r.goneFor(cmd.actor.Other(), now), r.grace()
+		}
+		d, err := r.state.decide(cmd, now)
 		if err != nil {
+			if CodeOf(err) == CodeTimeOut {
+				r.post(r.timeUp) // the flag is due: store it now
+			}
 			return Reply{}, err
 		}
-		err = r.store(ctx, d)
+		if err := r.startRematch(ctx, d, now); err != nil {
+			return Reply{}, err
+		}
+		err = r.store(ctx, d, cmd.Watcher)
 		if errors.Is(err, ErrStale) {
 			r.node.metrics.staleAppends.Inc()
 			r.catchUp() // another node stored first: look again at the new state
@@ -428,7 +658,7 @@ func (r *liveRoom) execute(ctx context.Context, cmd Command) (Reply, error) {
 		}
 		rep.Seq = d.next.version
 		r.idleSince = time.Now()
-		r.checkBot()
+		r.settle()
 		return rep, nil
 	}
 	return Reply{}, errorf(CodeStale, "another move was stored first; look at the new position")
@@ -437,7 +667,7 @@ func (r *liveRoom) execute(ctx context.Context, cmd Command) (Reply, error) {
 // store appends a decision's events with compare-and-set; once they are stored the room
 // takes the decision's state, tells local watchers and publishes the events to the other
 // nodes.
-func (r *liveRoom) store(ctx context.Context, d decision) error {
+func (r *liveRoom) store(ctx context.Context, d decision, watcher Subscriber) error {
 	ctx, cancel := backendContext(ctx)
 	defer cancel()
 	if err := r.node.store.Append(ctx, r.id, r.state.version, d.events, d.next.summary()); err != nil {
@@ -449,11 +679,38 @@ func (r *liveRoom) store(ctx context.Context, d decision) error {
 	r.state = d.next
 	r.public = append(r.public, d.public...)
 	for i, pub := range d.public {
-		r.broadcast(mustJSON(eventMsg{Type: "event", Room: r.id, Event: pub, State: d.viewAfter(i, r.viewers)}))
+		r.followSeats(d.events[i], watcher)
+		r.broadcast(mustJSON(eventMsg{Type: "event", Room: r.id, Event: pub, State: r.decorate(d.viewAfter(i, 0))}))
 		r.node.metrics.events.WithLabelValues(string(pub.Type)).Inc()
 	}
 	if err := r.node.publish(ctx, r.id, brokerMsg{Kind: "events", Events: d.events}); err != nil {
 		r.node.log.Warn("publish events", "room", r.id, "err", err)
+	}
+	return nil
+}
+
+// startRematch creates the next game's room when d agrees a rematch, before the event
+// that points to it is stored. If that event then loses the race to another, the new room
+// is left unreferenced and expires with its idle time to live.
+func (r *liveRoom) startRematch(ctx context.Context, d decision, now time.Time) error {
+	for _, e := range d.events {
+		if e.Type != EvRematch || e.Next == "" {
+			continue
+		}
+		meta, events := r.state.rematchRoom(e.Next, now)
+		st, _, err := replayLog(meta, events)
+		if err != nil {
+			return errorf(CodeInternal, "%v", err)
+		}
+		ctx, cancel := backendContext(ctx)
+		defer cancel()
+		if err := r.node.store.Create(ctx, meta, events, st.summary()); err != nil {
+			return err
+		}
+		r.node.metrics.roomsCreated.Inc()
+		if _, _, bot := st.botToMove(); bot {
+			r.node.wake(meta.ID)
+		}
 	}
 	return nil
 }

@@ -31,8 +31,12 @@ type Config struct {
 	// BotLease is how long a node's claim on a bot search stands without renewal
 	// (default 15 s): how soon another node takes over the search of a node that died.
 	BotLease time.Duration
-	// IdleRoom is how long a room nobody watches stays loaded (default 1 min).
+	// IdleRoom is how long a room nobody watches stays loaded (default 1 min). A room
+	// whose clock runs stays loaded until the clock stops.
 	IdleRoom time.Duration
+	// ClaimGrace is how long a seated player may be disconnected before the opponent may
+	// claim the game (default 0: by the time control, 15 s to 60 s; docs/protocol.md).
+	ClaimGrace time.Duration
 	// Inbox is the length of each live room's command queue (default 256). When it is
 	// full, commands fail with `busy`.
 	Inbox int
@@ -98,7 +102,7 @@ func NewService(store Store, broker Broker, bots *BotPool, cfg Config) *Service 
 	s := &Service{cfg: cfg, store: store, broker: broker, analyzer: newAnalyzer(), log: cfg.Logger,
 		ctx: ctx, cancel: cancel, live: map[string]*liveRoom{}}
 	s.node = &node{name: cfg.Node, store: store, broker: broker, bots: bots, cfg: cfg,
-		log: cfg.Logger, metrics: cfg.Metrics, ctx: ctx, unlist: s.unlist}
+		log: cfg.Logger, metrics: cfg.Metrics, ctx: ctx, unlist: s.unlist, wake: s.wake}
 	s.wg.Add(1)
 	go s.sweep()
 	return s
@@ -115,18 +119,22 @@ type SeatSpec struct {
 
 // CreateRequest is a new room's options (the body of POST /api/rooms).
 type CreateRequest struct {
-	Game  string   `json:"game"`
-	Size  int      `json:"size,omitempty"`
-	Rule  string   `json:"rule,omitempty"`
-	Black SeatSpec `json:"black"`
-	White SeatSpec `json:"white"`
+	Game  string      `json:"game"`
+	Size  int         `json:"size,omitempty"`
+	Rule  string      `json:"rule,omitempty"`
+	Clock TimeControl `json:"clock,omitzero"`
+	Black SeatSpec    `json:"black"`
+	White SeatSpec    `json:"white"`
 }
 
 // Create makes a new room and returns its state.
 func (s *Service) Create(ctx context.Context, req CreateRequest) (StateView, error) {
-	meta := Meta{ID: newRoomID(), Game: req.Game, Size: req.Size, Rule: req.Rule,
+	meta := Meta{ID: newRoomID(), Game: req.Game, Size: req.Size, Rule: req.Rule, Clock: req.Clock,
 		CreatedAt: time.Now().UTC().Truncate(time.Millisecond)}
 	if err := normalizeMeta(&meta); err != nil {
+		return StateView{}, err
+	}
+	if err := meta.Clock.normalize(); err != nil {
 		return StateView{}, err
 	}
 	st, err := newRoomState(meta)
@@ -156,8 +164,8 @@ func (s *Service) Create(ctx context.Context, req CreateRequest) (StateView, err
 		return StateView{}, err
 	}
 	s.cfg.Metrics.roomsCreated.Inc()
-	if _, _, bot := st.botToMove(); bot {
-		s.wake(meta.ID) // a bot opens the game: load the room so it starts thinking
+	if st.summary().NeedsNode() {
+		s.wake(meta.ID) // a bot opens the game, or two bots' clocks run: load the room
 	}
 	return st.view(0), nil
 }

@@ -42,6 +42,10 @@ type roomState struct {
 	game        position
 	result      *Result
 	undoBy      Side // the side whose undo request waits for an answer, or ""
+	drawBy      Side // the side whose draw offer waits, or ""
+	rematchBy   Side // the side whose rematch offer waits, or ""
+	next        string
+	clk         clocks
 	lastFlipped []string
 	updated     time.Time
 }
@@ -53,7 +57,8 @@ func newRoomState(meta Meta) (*roomState, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &roomState{meta: meta, gameNo: 1, game: g, updated: meta.CreatedAt}
+	s := &roomState{meta: meta, gameNo: max(1, meta.GameNo), game: g, updated: meta.CreatedAt,
+		clk: newClocks(meta.Clock)}
 	for i := range s.seats {
 		s.seats[i].Kind = SeatOpen
 	}
@@ -88,7 +93,15 @@ func (s *roomState) apply(e Event) (PublicEvent, error) {
 	switch e.Type {
 	case EvSeat:
 		s.seats[e.Seat.Index()] = seatState{Kind: e.Kind, Name: e.Name, Level: e.Level, TokenHash: e.TokenHash}
-		s.undoBy = ""
+		s.undoBy, s.drawBy = "", ""
+		if len(s.plies) == 0 && s.result == nil {
+			// Before the first move the game's time runs only with both seats taken.
+			full := s.seats[0].Kind != SeatOpen && s.seats[1].Kind != SeatOpen
+			if full && !s.clk.started {
+				s.clk.turnStart = e.Time
+			}
+			s.clk.started = full
+		}
 	case EvSwitch:
 		s.seats[0], s.seats[1] = s.seats[1], s.seats[0]
 		s.undoBy = ""
@@ -101,6 +114,11 @@ func (s *roomState) apply(e Event) (PublicEvent, error) {
 		s.lastFlipped, pub.Flipped = flipped, flipped
 		s.result = s.game.result()
 		s.undoBy = ""
+		if s.drawBy != e.Seat {
+			s.drawBy = "" // the opponent's move declines an offer
+		}
+		s.clk.started = true
+		s.clk.chargeMove(s.meta.Clock, e.Seat, e.Time)
 		pub.Board = s.game.board()
 	case EvPass:
 		if err := s.game.pass(); err != nil {
@@ -108,6 +126,7 @@ func (s *roomState) apply(e Event) (PublicEvent, error) {
 		}
 		s.plies = append(s.plies, ply{side: e.Seat, move: "pass"})
 		s.lastFlipped = nil
+		s.clk.turnStart = e.Time
 		pub.Board = s.game.board()
 	case EvUndoRequest:
 		s.undoBy = e.Seat
@@ -120,25 +139,73 @@ func (s *roomState) apply(e Event) (PublicEvent, error) {
 		if err := s.rebuild(s.plies[:len(s.plies)-e.Plies]); err != nil {
 			return pub, err
 		}
-		s.undoBy = ""
+		s.undoBy, s.drawBy = "", ""
+		// No time is given back; the side now to move runs from the undo, and a side with
+		// no move left in the game has its first-move limit again.
+		s.clk.turnStart = e.Time
+		s.clk.moved = [2]bool{}
+		for _, p := range s.plies {
+			if p.move != "pass" {
+				s.clk.moved[p.side.Index()] = true
+			}
+		}
 		pub.Board = s.game.board()
 	case EvResign:
-		n := s.game.counts()
-		s.result = &Result{Winner: e.Seat.Other(), Reason: "resign", Black: n.Black, White: n.White}
-		s.undoBy = ""
+		s.end(e.Seat.Other(), "resign")
 	case EvRematch:
+		if e.Next != "" {
+			s.next, s.rematchBy = e.Next, ""
+			break
+		}
+		// An old log's rematch: a new game in this room with the same seats.
 		if err := s.rebuild(nil); err != nil {
 			return pub, err
 		}
 		s.gameNo++
-		s.undoBy = ""
+		s.undoBy, s.drawBy, s.rematchBy = "", "", ""
+		s.clk = newClocks(s.meta.Clock)
+		s.clk.started = s.seats[0].Kind != SeatOpen && s.seats[1].Kind != SeatOpen
+		s.clk.turnStart = e.Time
 		pub.Board = s.game.board()
+	case EvRematchOffer:
+		s.rematchBy = e.Seat
+	case EvRematchDecline:
+		s.rematchBy = ""
+	case EvDrawOffer:
+		s.drawBy = e.Seat
+	case EvDrawDecline:
+		s.drawBy = ""
+	case EvDraw:
+		s.end("", "agreement")
+	case EvFlag:
+		s.clk.remaining[e.Seat.Index()] = 0
+		s.end(e.Seat.Other(), "timeout")
+	case EvAbort:
+		s.end("", "aborted")
+	case EvClaim:
+		switch e.Claim {
+		case ClaimWin:
+			s.end(e.Seat, "abandoned")
+		case ClaimDraw:
+			s.end("", "abandoned")
+		case ClaimAbort:
+			s.end("", "aborted")
+		default:
+			return pub, fmt.Errorf("rooms: room %s: event %d: unknown claim %q", s.meta.ID, e.Seq, e.Claim)
+		}
 	default:
 		return pub, fmt.Errorf("rooms: room %s: event %d: unknown type %q", s.meta.ID, e.Seq, e.Type)
 	}
 	s.version = e.Seq
 	s.updated = e.Time
 	return pub, nil
+}
+
+// end ends the current game with winner ("" for none) for reason.
+func (s *roomState) end(winner Side, reason string) {
+	n := s.game.counts()
+	s.result = &Result{Winner: winner, Reason: reason, Black: n.Black, White: n.White}
+	s.undoBy, s.drawBy = "", ""
 }
 
 // rebuild replays the current game from its start through plies.
@@ -197,7 +264,7 @@ func (d decision) viewAfter(i, viewers int) StateView {
 // carry it out and the state after them, each move played once, on a copy. s itself is
 // unchanged; errors are *Error values.
 func (s *roomState) decide(cmd Command, now time.Time) (decision, error) {
-	evs, err := s.commandEvents(cmd)
+	evs, err := s.commandEvents(cmd, now)
 	if err != nil {
 		return decision{}, err
 	}
@@ -225,7 +292,7 @@ func (s *roomState) decide(cmd Command, now time.Time) (decision, error) {
 
 // commandEvents checks cmd against the state and returns the events that carry it out,
 // without their seqs and times. A move's legality is the rules' to judge, in decide.
-func (s *roomState) commandEvents(cmd Command) ([]Event, error) {
+func (s *roomState) commandEvents(cmd Command, now time.Time) ([]Event, error) {
 	if cmd.At != nil && *cmd.At != s.version {
 		return nil, errorf(CodeStale, "the room is at version %d, not %d", s.version, *cmd.At)
 	}
@@ -235,13 +302,15 @@ func (s *roomState) commandEvents(cmd Command) ([]Event, error) {
 		return s.decideSit(cmd)
 	case CmdSetSeat:
 		return s.decideSetSeat(cmd)
+	case cmdTime:
+		return s.decideTime(now)
 	}
 	if me == "" {
 		return nil, errorf(CodeNotSeated, "you do not hold a seat in this room")
 	}
 	switch cmd.Kind {
 	case CmdMove:
-		return s.decideMove(cmd)
+		return s.decideMove(cmd, now)
 	case CmdUndo:
 		return s.decideUndo(me)
 	case CmdUndoReply:
@@ -252,10 +321,23 @@ func (s *roomState) commandEvents(cmd Command) ([]Event, error) {
 		}
 		return []Event{{Type: EvResign, Seat: me}}, nil
 	case CmdRematch:
-		if s.result == nil {
-			return nil, errorf(CodeGameNotOver, "the game is still on")
+		return s.decideRematch(cmd, true)
+	case CmdRematchReply:
+		return s.decideRematch(cmd, cmd.Accept)
+	case CmdDraw:
+		return s.decideDraw(me, false, true)
+	case CmdDrawReply:
+		return s.decideDraw(me, true, cmd.Accept)
+	case CmdAbort:
+		if s.result != nil {
+			return nil, errorf(CodeGameOver, "the game is over")
 		}
-		return []Event{{Type: EvRematch, By: me}}, nil
+		if s.clk.moved[0] && s.clk.moved[1] {
+			return nil, errorf(CodeTooEarly, "both sides have moved: the game can no longer be aborted (resign or offer a draw)")
+		}
+		return []Event{{Type: EvAbort, Seat: me}}, nil
+	case CmdClaim:
+		return s.decideClaim(cmd)
 	case CmdStand:
 		return []Event{{Type: EvSeat, Seat: me, Kind: SeatOpen}}, nil
 	case CmdSwitch:
@@ -267,10 +349,16 @@ func (s *roomState) commandEvents(cmd Command) ([]Event, error) {
 	return nil, errorf(CodeBadRequest, "unknown command %q", cmd.Kind)
 }
 
-func (s *roomState) decideMove(cmd Command) ([]Event, error) {
+func (s *roomState) decideMove(cmd Command, now time.Time) ([]Event, error) {
 	me := cmd.actor
 	if s.result != nil {
 		return nil, errorf(CodeGameOver, "the game is over")
+	}
+	if due, first, ok := s.clk.deadline(s.meta.Clock, s.game.toMove()); ok && !now.Before(due) && s.game.toMove() == me {
+		if first {
+			return nil, errorf(CodeTimeOut, "the time for your first move ran out: the game is aborted")
+		}
+		return nil, errorf(CodeTimeOut, "your time ran out")
 	}
 	if turn := s.game.toMove(); turn != me {
 		return nil, errorf(CodeNotYourTurn, "it is %s's turn", turn)
@@ -323,6 +411,135 @@ func (s *roomState) decideUndoReply(me Side, accept bool) ([]Event, error) {
 	return []Event{{Type: EvUndo, Plies: n, By: s.undoBy}}, nil
 }
 
+// decideTime stores what a passed deadline means: the flag of the side to move, or an
+// abort if that side never moved. It is an error when no deadline has passed (another
+// event came first).
+func (s *roomState) decideTime(now time.Time) ([]Event, error) {
+	if s.result != nil {
+		return nil, errorf(CodeGameOver, "the game is over")
+	}
+	side := s.game.toMove()
+	due, first, ok := s.clk.deadline(s.meta.Clock, side)
+	if !ok || now.Before(due) {
+		return nil, errorf(CodeTooEarly, "no clock has run out")
+	}
+	if first {
+		return []Event{{Type: EvAbort, Seat: side}}, nil
+	}
+	return []Event{{Type: EvFlag, Seat: side}}, nil
+}
+
+// decideDraw offers a draw (or accepts the opponent's offer), or, as a reply, accepts or
+// declines the opponent's offer.
+func (s *roomState) decideDraw(me Side, reply, yes bool) ([]Event, error) {
+	if s.result != nil {
+		return nil, errorf(CodeGameOver, "the game is over")
+	}
+	if s.seats[me.Other().Index()].Kind != SeatHuman {
+		return nil, errorf(CodeForbidden, "draws are agreed between people; a bot plays on")
+	}
+	switch {
+	case s.drawBy == me.Other() && yes:
+		return []Event{{Type: EvDraw, Seat: me}}, nil
+	case s.drawBy == me.Other():
+		return []Event{{Type: EvDrawDecline, Seat: me}}, nil
+	case reply || s.drawBy == me:
+		if s.drawBy == me && !reply {
+			return nil, errorf(CodeBadRequest, "your draw offer is waiting for an answer")
+		}
+		return nil, errorf(CodeNoRequest, "there is no draw offer for you to answer")
+	}
+	return []Event{{Type: EvDrawOffer, Seat: me}}, nil
+}
+
+// decideRematch asks for (or agrees to) the next game when yes, else declines the
+// opponent's offer. Against a bot or an open seat the next game starts at once; it is
+// room cmd.nextRoom, which the room creates before it stores the event.
+func (s *roomState) decideRematch(cmd Command, yes bool) ([]Event, error) {
+	me := cmd.actor
+	if s.result == nil {
+		return nil, errorf(CodeGameNotOver, "the game is still on")
+	}
+	if s.next != "" {
+		return nil, errorf(CodeGameOver, "the rematch has started already: room %s", s.next)
+	}
+	offered := s.rematchBy == me.Other()
+	if !yes {
+		if !offered {
+			return nil, errorf(CodeNoRequest, "there is no rematch offer for you to answer")
+		}
+		return []Event{{Type: EvRematchDecline, Seat: me}}, nil
+	}
+	if cmd.Kind == CmdRematchReply && !offered {
+		return nil, errorf(CodeNoRequest, "there is no rematch offer for you to answer")
+	}
+	if s.seats[me.Other().Index()].Kind == SeatHuman && !offered {
+		if s.rematchBy == me {
+			return nil, errorf(CodeBadRequest, "your rematch offer is waiting for an answer")
+		}
+		return []Event{{Type: EvRematchOffer, Seat: me}}, nil
+	}
+	if cmd.nextRoom == "" {
+		return nil, errorf(CodeInternal, "a rematch needs the next room's id")
+	}
+	return []Event{{Type: EvRematch, By: me, Next: cmd.nextRoom}}, nil
+}
+
+// rematchRoom is the next game's room after this one: the same game and clock, the
+// players in the other colours with the same seat tokens, its first events the seats.
+func (s *roomState) rematchRoom(id string, now time.Time) (Meta, []Event) {
+	meta := s.meta
+	meta.ID, meta.CreatedAt, meta.Prev, meta.GameNo = id, now, s.meta.ID, s.gameNo+1
+	var events []Event
+	for i, seat := range [2]seatState{s.seats[1], s.seats[0]} {
+		if seat.Kind == SeatOpen {
+			continue
+		}
+		events = append(events, Event{Seq: int64(len(events) + 1), Type: EvSeat, Time: now, Seat: sides[i],
+			Kind: seat.Kind, Name: seat.Name, Level: seat.Level, TokenHash: seat.TokenHash})
+	}
+	return meta, events
+}
+
+// decideClaim ends the game for the player who stayed, once the opponent has been gone
+// for the grace period (the room resolves how long, since presence is not in the log).
+func (s *roomState) decideClaim(cmd Command) ([]Event, error) {
+	me := cmd.actor
+	if s.result != nil {
+		return nil, errorf(CodeGameOver, "the game is over")
+	}
+	if s.seats[me.Other().Index()].Kind != SeatHuman {
+		return nil, errorf(CodeForbidden, "only a game against a person who left can be claimed")
+	}
+	if cmd.goneFor == 0 {
+		return nil, errorf(CodeForbidden, "your opponent is connected")
+	}
+	if cmd.goneFor < cmd.grace {
+		return nil, errorf(CodeTooEarly, "your opponent left %s ago; you can claim after %s", cmd.goneFor.Round(time.Second), cmd.grace)
+	}
+	switch cmd.Claim {
+	case ClaimWin, ClaimDraw:
+	case ClaimAbort:
+		if s.movesEach() >= 2 {
+			return nil, errorf(CodeTooEarly, "a game with two moves each or more can be claimed as a win or a draw, not aborted")
+		}
+	default:
+		return nil, errorf(CodeBadRequest, "a claim is win, draw or abort, not %q", cmd.Claim)
+	}
+	return []Event{{Type: EvClaim, Seat: me, Claim: cmd.Claim}}, nil
+}
+
+// movesEach is the fewest moves either side has made in the current game.
+func (s *roomState) movesEach() int {
+	var n [2]int
+	for _, p := range s.plies {
+		if p.move != "pass" {
+			n[p.side.Index()]++
+		}
+	}
+	return min(n[0], n[1])
+}
+
 func (s *roomState) decideSit(cmd Command) ([]Event, error) {
 	if _, err := ParseSide(string(cmd.Seat)); err != nil {
 		return nil, err
@@ -348,7 +565,10 @@ func (s *roomState) decideSetSeat(cmd Command) ([]Event, error) {
 		return nil, err
 	}
 	if target := s.seats[cmd.Seat.Index()]; target.Kind == SeatHuman && cmd.Seat != cmd.actor {
-		return nil, errorf(CodeForbidden, "the %s seat belongs to another player", cmd.Seat)
+		// The seat of a player who left may go to a bot once the grace period has passed.
+		if cmd.Occupant != SeatBot || cmd.goneFor == 0 || cmd.goneFor < cmd.grace {
+			return nil, errorf(CodeForbidden, "the %s seat belongs to another player", cmd.Seat)
+		}
 	}
 	switch cmd.Occupant {
 	case SeatBot:
@@ -391,6 +611,15 @@ func (s *roomState) sideOfToken(token string) Side {
 	return ""
 }
 
+// deadline is when the running clock's time runs out, if one runs.
+func (s *roomState) deadline() (time.Time, bool) {
+	if s.result != nil {
+		return time.Time{}, false
+	}
+	due, _, ok := s.clk.deadline(s.meta.Clock, s.game.toMove())
+	return due, ok
+}
+
 // status is where the current game stands.
 func (s *roomState) status() Status {
 	switch {
@@ -415,11 +644,16 @@ func (s *roomState) botToMove() (Side, int, bool) {
 // summary is the room's lobby line.
 func (s *roomState) summary() Summary {
 	_, _, bot := s.botToMove()
-	return Summary{
+	sum := Summary{
 		ID: s.meta.ID, Game: s.meta.Game, Size: s.meta.Size, Rule: s.meta.Rule,
 		Status: s.status(), Seats: s.seatViews(), Counts: s.game.counts(), Plies: len(s.plies),
 		BotToMove: bot, CreatedAt: s.meta.CreatedAt, UpdatedAt: s.updated, Result: s.result,
+		Clock: s.meta.Clock,
 	}
+	if due, ok := s.deadline(); ok {
+		sum.Deadline = &due
+	}
+	return sum
 }
 
 func (s *roomState) seatViews() map[Side]SeatView {

@@ -3,6 +3,7 @@ package rooms
 import (
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -11,6 +12,7 @@ import (
 // decision's state.
 type table struct {
 	t      *testing.T
+	clock  time.Time // the fake clock decisions are made at (t0 unless a test moves it)
 	st     *roomState
 	tokens map[Side]string
 	log    []Event
@@ -24,6 +26,17 @@ func newTable(t *testing.T, meta Meta) *table {
 	return &table{t: t, st: st, tokens: map[Side]string{}}
 }
 
+// now is the table's fake clock: t0, or where a test set it.
+func (tb *table) now() time.Time {
+	if tb.clock.IsZero() {
+		return t0
+	}
+	return tb.clock
+}
+
+// wait moves the fake clock on by d.
+func (tb *table) wait(d time.Duration) { tb.clock = tb.now().Add(d) }
+
 // do decides and applies cmd; it returns the events or the error.
 func (tb *table) do(cmd Command) ([]Event, error) {
 	tb.t.Helper()
@@ -31,10 +44,13 @@ func (tb *table) do(cmd Command) ([]Event, error) {
 		cmd.actor = tb.st.sideOfToken(cmd.Token)
 	}
 	var token string
-	if cmd.Kind == CmdSit {
+	switch cmd.Kind {
+	case CmdSit:
 		token, cmd.tokenHash = newToken()
+	case CmdRematch, CmdRematchReply:
+		cmd.nextRoom = tb.st.meta.ID + "n"
 	}
-	d, err := tb.st.decide(cmd, t0)
+	d, err := tb.st.decide(cmd, tb.now())
 	if err != nil {
 		return nil, err
 	}
@@ -243,13 +259,69 @@ func TestResignAndRematch(t *testing.T) {
 	tb.fails(Command{Kind: CmdResign, Token: tb.tokens[Black]}, CodeGameOver)
 	tb.fails(Command{Kind: CmdUndo, Token: tb.tokens[Black]}, CodeGameOver)
 
+	// Between people a rematch is an offer the other accepts; the next game is a new room
+	// with the colours swapped and the same tokens.
+	tb.fails(Command{Kind: CmdRematchReply, Token: tb.tokens[Black], Accept: true}, CodeNoRequest)
 	tb.must(Command{Kind: CmdRematch, Token: tb.tokens[White]})
+	require.Equal(t, &offerView{By: White}, tb.st.view(0).Rematch)
+	tb.fails(Command{Kind: CmdRematch, Token: tb.tokens[White]}, CodeBadRequest)
+	tb.must(Command{Kind: CmdRematchReply, Token: tb.tokens[Black], Accept: false})
+	require.Nil(t, tb.st.view(0).Rematch)
+	tb.must(Command{Kind: CmdRematch, Token: tb.tokens[White]})
+	evs := tb.must(Command{Kind: CmdRematch, Token: tb.tokens[Black]}) // accepting by asking too
+	require.Equal(t, EvRematch, evs[0].Type)
+	require.Equal(t, "r5n", evs[0].Next)
 	v = tb.st.view(0)
+	require.Equal(t, "r5n", *v.Next)
+	require.Equal(t, "resign", v.Result.Reason, "the finished game stays as it ended")
+	tb.fails(Command{Kind: CmdRematch, Token: tb.tokens[Black]}, CodeGameOver)
+
+	meta, seats := tb.st.rematchRoom("r5n", t0)
+	require.Equal(t, "r5", meta.Prev)
+	require.Equal(t, 2, meta.GameNo)
+	next, _, err := replayLog(meta, seats)
+	require.NoError(t, err)
+	require.Equal(t, White, next.sideOfToken(tb.tokens[Black]), "Ann plays white in the next game")
+	require.Equal(t, Black, next.sideOfToken(tb.tokens[White]))
+	nv := next.view(0)
+	require.Equal(t, 2, nv.GameNo)
+	require.Equal(t, "Bob", nv.Seats[Black].Name)
+	require.Equal(t, "r5", *nv.Prev)
+	tb.replayed()
+}
+
+// An old room's log may hold a rematch without a next room: a new game in the same room.
+func TestOldRematchReplays(t *testing.T) {
+	meta := Meta{ID: "old", Game: "reversi", Size: 8, CreatedAt: t0}
+	log := []Event{
+		{Seq: 1, Type: EvSeat, Time: t0, Seat: Black, Kind: SeatHuman, Name: "A", TokenHash: "a"},
+		{Seq: 2, Type: EvSeat, Time: t0, Seat: White, Kind: SeatHuman, Name: "B", TokenHash: "b"},
+		{Seq: 3, Type: EvMove, Time: t0, Seat: Black, Move: "f5"},
+		{Seq: 4, Type: EvResign, Time: t0, Seat: White},
+		{Seq: 5, Type: EvRematch, Time: t0, By: Black},
+	}
+	st, pubs, err := replayLog(meta, log)
+	require.NoError(t, err)
+	require.Len(t, pubs, 5)
+	v := st.view(0)
 	require.Equal(t, 2, v.GameNo)
 	require.Nil(t, v.Result)
 	require.Empty(t, v.Moves)
-	require.Equal(t, Black, *v.ToMove)
-	tb.replayed()
+	require.Nil(t, v.Next)
+}
+
+func TestRematchAgainstBotStartsAtOnce(t *testing.T) {
+	tb := newTable(t, Meta{ID: "rb", Game: "gomoku", CreatedAt: t0})
+	tb.sit(Black, "Ann")
+	tb.must(Command{Kind: CmdSetSeat, Token: tb.tokens[Black], Seat: White, Occupant: SeatBot, Level: 2})
+	tb.must(Command{Kind: CmdResign, Token: tb.tokens[Black]})
+	evs := tb.must(Command{Kind: CmdRematch, Token: tb.tokens[Black]})
+	require.Equal(t, EvRematch, evs[0].Type)
+	meta, seats := tb.st.rematchRoom(evs[0].Next, t0)
+	next, _, err := replayLog(meta, seats)
+	require.NoError(t, err)
+	require.Equal(t, SeatView{Kind: SeatBot, Level: 2}, next.view(0).Seats[Black])
+	require.Equal(t, White, next.sideOfToken(tb.tokens[Black]))
 }
 
 func TestSeats(t *testing.T) {
@@ -372,12 +444,19 @@ func FuzzRoomCommands(f *testing.F) {
 		tb.sit(Black, "A")
 		tb.sit(White, "B")
 		kinds := []CommandKind{CmdMove, CmdMove, CmdMove, CmdMove, CmdUndo, CmdUndoReply, CmdResign,
-			CmdRematch, CmdSetSeat, CmdSwitch, CmdStand, CmdSit}
+			CmdRematch, CmdSetSeat, CmdSwitch, CmdStand, CmdSit, CmdDraw, CmdDrawReply, CmdRematchReply,
+			CmdAbort, CmdClaim, cmdTime}
+		if gomoku {
+			meta.Clock = TimeControl{Kind: ClockFischer, Base: 15, Increment: 1}
+		}
 		for i := 0; i+1 < len(script); i += 2 {
 			op, arg := script[i], script[i+1]
 			side := []Side{Black, White}[op&1]
 			cmd := Command{Kind: kinds[int(op>>1)%len(kinds)], Token: tb.tokens[side], Seat: side,
-				Name: "P", Accept: arg&1 == 0, Occupant: []SeatKind{SeatBot, SeatOpen}[arg&1], Level: 1 + int(arg)%3}
+				Name: "P", Accept: arg&1 == 0, Occupant: []SeatKind{SeatBot, SeatOpen}[arg&1], Level: 1 + int(arg)%3,
+				Claim: []string{ClaimWin, ClaimDraw, ClaimAbort}[int(arg)%3], goneFor: time.Duration(arg) * time.Second,
+				grace: 100 * time.Second}
+			tb.wait(time.Duration(arg%32) * time.Second)
 			if cmd.Kind == CmdMove {
 				n := meta.Size
 				if n == 0 {

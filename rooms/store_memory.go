@@ -128,7 +128,7 @@ func (m *MemoryStore) BotRooms(ctx context.Context) ([]string, error) {
 	defer m.mu.Unlock()
 	var ids []string
 	for id := range m.rooms {
-		if r := m.room(id); r != nil && r.sum.BotToMove {
+		if r := m.room(id); r != nil && r.sum.NeedsNode() {
 			ids = append(ids, id)
 		}
 	}

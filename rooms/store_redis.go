@@ -238,7 +238,7 @@ func (s *RedisStore) write(ctx context.Context, op string, script *redis.Script,
 func (s *RedisStore) index(ctx context.Context, pipe redis.Pipeliner, sum Summary) {
 	n := s.shardOf(sum.ID)
 	pipe.ZAdd(ctx, s.recentShard(n), redis.Z{Score: float64(sum.UpdatedAt.UnixMilli()), Member: sum.ID})
-	if sum.BotToMove {
+	if sum.NeedsNode() {
 		pipe.SAdd(ctx, s.botsShard(n), sum.ID)
 	} else {
 		pipe.SRem(ctx, s.botsShard(n), sum.ID)

@@ -1,6 +1,9 @@
 package rooms
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"time"
+)
 
 // StateView is the room state of docs/protocol.md, sent with every joined and event
 // message.
@@ -23,12 +26,57 @@ type StateView struct {
 	Seats       map[Side]SeatView `json:"seats"`
 	Result      *Result           `json:"result"`
 	WinLine     []string          `json:"winLine"`
-	UndoRequest *undoRequestView  `json:"undoRequest"`
-	Viewers     int               `json:"viewers"`
+	UndoRequest *offerView        `json:"undoRequest"`
+	DrawOffer   *offerView        `json:"drawOffer"`
+	Rematch     *offerView        `json:"rematchOffer"`
+	Clock       *ClockView        `json:"clock"`
+	// Presence, Gone and ClaimAt are the room's knowledge of who is connected, not the
+	// log's: the live room fills them in (docs/protocol.md, Presence).
+	Presence   map[Side]bool      `json:"presence"`
+	Gone       map[Side]time.Time `json:"gone,omitempty"`
+	ClaimAt    *time.Time         `json:"claimAt,omitempty"`
+	Next       *string            `json:"next"`
+	Prev       *string            `json:"prev"`
+	Viewers    int                `json:"viewers"`
+	Spectators int                `json:"spectators"`
 }
 
-type undoRequestView struct {
+// offerView is a request or offer waiting for the opponent's answer.
+type offerView struct {
 	By Side `json:"by"`
+}
+
+// ClockView is a room's clocks as clients see them: both sides' time in milliseconds as
+// of AsOf, the running side and its deadline.
+type ClockView struct {
+	TimeControl
+	Black     int64      `json:"black"`
+	White     int64      `json:"white"`
+	Running   *Side      `json:"running"`
+	AsOf      time.Time  `json:"asOf"`
+	Deadline  *time.Time `json:"deadline"`
+	FirstMove bool       `json:"firstMove"`
+}
+
+// clockView is the clocks as of now (at least the state's own time); nil when untimed.
+func (s *roomState) clockView(now time.Time) *ClockView {
+	tc := s.meta.Clock
+	if !tc.timed() {
+		return nil
+	}
+	if now.Before(s.updated) {
+		now = s.updated
+	}
+	v := &ClockView{TimeControl: tc, AsOf: now}
+	toMove := s.game.toMove()
+	due, first, running := s.clk.deadline(tc, toMove)
+	running = running && s.result == nil
+	if running {
+		v.Running, v.Deadline, v.FirstMove = &toMove, &due, first
+	}
+	v.Black = s.clk.left(tc, Black, toMove, now, running).Milliseconds()
+	v.White = s.clk.left(tc, White, toMove, now, running).Milliseconds()
+	return v
 }
 
 // view is the state as clients see it, with the given number of viewers.
@@ -59,8 +107,22 @@ func (s *roomState) view(viewers int) StateView {
 		v.Forbidden = s.game.forbidden()
 	}
 	if s.undoBy != "" {
-		v.UndoRequest = &undoRequestView{By: s.undoBy}
+		v.UndoRequest = &offerView{By: s.undoBy}
 	}
+	if s.drawBy != "" {
+		v.DrawOffer = &offerView{By: s.drawBy}
+	}
+	if s.rematchBy != "" {
+		v.Rematch = &offerView{By: s.rematchBy}
+	}
+	v.Clock = s.clockView(s.updated)
+	if s.next != "" {
+		v.Next = &s.next
+	}
+	if s.meta.Prev != "" {
+		v.Prev = &s.meta.Prev
+	}
+	v.Presence = map[Side]bool{Black: false, White: false}
 	return v
 }
 
@@ -99,9 +161,20 @@ type thinkingMsg struct {
 }
 
 type viewersMsg struct {
-	Type  string `json:"type"`
-	Room  string `json:"room"`
-	Count int    `json:"count"`
+	Type       string `json:"type"`
+	Room       string `json:"room"`
+	Count      int    `json:"count"`
+	Spectators int    `json:"spectators"`
+}
+
+// presenceMsg tells watchers that a seated player left or came back.
+type presenceMsg struct {
+	Type    string     `json:"type"`
+	Room    string     `json:"room"`
+	Seat    Side       `json:"seat"`
+	Present bool       `json:"present"`
+	Since   *time.Time `json:"since,omitempty"`
+	ClaimAt *time.Time `json:"claimAt,omitempty"`
 }
 
 // mustJSON encodes a message built from our own types, which cannot fail to encode.

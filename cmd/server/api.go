@@ -153,7 +153,8 @@ func (a *api) analysis(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *api) games(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, map[string]any{"games": rooms.Games()})
+	writeJSON(w, http.StatusOK, map[string]any{"games": rooms.Games(),
+		"clockPresets": rooms.ClockPresets, "clockBounds": rooms.Bounds})
 }
 
 func (a *api) ready(w http.ResponseWriter, r *http.Request) {

@@ -33,6 +33,7 @@ type Config struct {
 	BotMoveTime       time.Duration
 	BotPace           time.Duration
 	BotLease          time.Duration
+	ClaimGrace        time.Duration
 	FinishedTTL       time.Duration
 	IdleTTL           time.Duration
 	ShutdownGrace     time.Duration
@@ -129,6 +130,7 @@ func loadConfig(args []string, getenv func(string) string) (Config, error) {
 	durVar(&c.BotMoveTime, "bot-move-time", "BOT_MOVE_TIME", 5*time.Second, "time cap of one bot move")
 	durVar(&c.BotPace, "bot-pace", "BOT_PACE", 600*time.Millisecond, "least time per move in bot-vs-bot games")
 	durVar(&c.BotLease, "bot-lease", "BOT_LEASE", 15*time.Second, "how long a node's claim on a bot search lasts unrenewed")
+	durVar(&c.ClaimGrace, "claim-grace", "CLAIM_GRACE", 0, "how long a player may be gone before the opponent may claim the game (0: 15 s to 60 s by the time control)")
 	durVar(&c.FinishedTTL, "finished-ttl", "FINISHED_TTL", rooms.DefaultTTLs.Finished, "how long a finished room is kept")
 	durVar(&c.IdleTTL, "idle-ttl", "IDLE_TTL", rooms.DefaultTTLs.Idle, "how long an unfinished room is kept without activity")
 	durVar(&c.ShutdownGrace, "shutdown-grace", "SHUTDOWN_GRACE", 10*time.Second, "time to finish up on SIGTERM")
@@ -137,7 +139,7 @@ func loadConfig(args []string, getenv func(string) string) (Config, error) {
 
 	// Environment values for the flags registered with defaults above.
 	for _, name := range []string{"MAX_MESSAGE_BYTES", "MESSAGES_PER_SECOND", "MESSAGE_BURST", "MAX_CONNS_PER_IP",
-		"SEND_QUEUE", "BOT_WORKERS", "BOT_QUEUE", "BOT_MOVE_TIME", "BOT_PACE", "BOT_LEASE", "FINISHED_TTL",
+		"SEND_QUEUE", "BOT_WORKERS", "BOT_QUEUE", "BOT_MOVE_TIME", "BOT_PACE", "BOT_LEASE", "CLAIM_GRACE", "FINISHED_TTL",
 		"IDLE_TTL", "SHUTDOWN_GRACE", "REDIS_WAIT_REPLICAS", "REDIS_WAIT_TIMEOUT"} {
 		if v := getenv(name); v != "" {
 			flagName := strings.ReplaceAll(strings.ToLower(name), "_", "-")
