@@ -172,10 +172,10 @@ type Summary struct {
 	Clock     TimeControl       `json:"clock,omitzero"`
 	// Deadline is when the running clock's time runs out, if a clock runs: a node must
 	// then act for the room even if nobody watches it.
-	Deadline *time.Time `json:"deadline,omitempty"`
-	CreatedAt time.Time         `json:"createdAt"`
-	UpdatedAt time.Time         `json:"updatedAt"`
-	Result    *Result           `json:"result,omitempty"`
+	Deadline  *time.Time `json:"deadline,omitempty"`
+	CreatedAt time.Time  `json:"createdAt"`
+	UpdatedAt time.Time  `json:"updatedAt"`
+	Result    *Result    `json:"result,omitempty"`
 }
 
 // Result is how a finished game ended.

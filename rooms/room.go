@@ -22,11 +22,11 @@ type liveRoom struct {
 
 	loadErr   error
 	state     *roomState
-	public    []PublicEvent         // the log as clients see it, one entry per applied event
-	subs      map[Subscriber]Side   // local watchers and the seat each acts for ("" spectating)
-	seen      seen                  // who watches over all nodes, as last read
-	published [2]int                // the seat presence this node last recorded (0 or 1)
-	clock     *time.Timer           // fires at the running clock's deadline
+	public    []PublicEvent       // the log as clients see it, one entry per applied event
+	subs      map[Subscriber]Side // local watchers and the seat each acts for ("" spectating)
+	seen      seen                // who watches over all nodes, as last read
+	published [2]int              // the seat presence this node last recorded (0 or 1)
+	clock     *time.Timer         // fires at the running clock's deadline
 	idleSince time.Time
 
 	bot      *botRun     // the search this node runs for the current version, if any
