@@ -245,3 +245,24 @@ func typesOf(evs []Event) []EventType {
 	}
 	return out
 }
+
+func TestUntimedGameEndsWhenAbandoned(t *testing.T) {
+	tb := timedTable(t, TimeControl{})
+	tb.move(Black, "f5")
+	tb.wait(untimedAbandon - time.Second)
+	tb.fails(Command{Kind: cmdTime}, CodeTooEarly)
+	tb.move(White, "f6") // any event keeps it alive
+	tb.wait(untimedAbandon - time.Second)
+	tb.fails(Command{Kind: cmdTime}, CodeTooEarly)
+	tb.wait(time.Second)
+	evs := tb.must(Command{Kind: cmdTime})
+	require.Equal(t, EvAbort, evs[0].Type)
+	require.Equal(t, "aborted", tb.st.view(0).Result.Reason)
+	require.Nil(t, tb.st.view(0).Clock, "an untimed game shows no clock")
+	tb.replayed()
+
+	waiting := newTable(t, Meta{ID: "w", Game: "reversi", CreatedAt: t0})
+	waiting.sit(Black, "Ann")
+	_, ok := waiting.st.deadline()
+	require.False(t, ok, "a room waiting for its second player has no deadline")
+}

@@ -419,6 +419,12 @@ func (s *roomState) decideTime(now time.Time) ([]Event, error) {
 		return nil, errorf(CodeGameOver, "the game is over")
 	}
 	side := s.game.toMove()
+	if !s.meta.Clock.timed() {
+		if due, ok := s.deadline(); !ok || now.Before(due) {
+			return nil, errorf(CodeTooEarly, "the game is not abandoned")
+		}
+		return []Event{{Type: EvAbort}}, nil // nobody has played for a day
+	}
 	due, first, ok := s.clk.deadline(s.meta.Clock, side)
 	if !ok || now.Before(due) {
 		return nil, errorf(CodeTooEarly, "no clock has run out")
@@ -611,10 +617,19 @@ func (s *roomState) sideOfToken(token string) Side {
 	return ""
 }
 
-// deadline is when the running clock's time runs out, if one runs.
+// untimedAbandon is how long an untimed game may go without any event before it ends by
+// itself, with no result: long enough for a game played over a day, short enough that
+// games everybody left do not stay open for the week a room is kept.
+const untimedAbandon = 24 * time.Hour
+
+// deadline is when the running clock's time runs out, if one runs; in an untimed game
+// under way, when it counts as abandoned.
 func (s *roomState) deadline() (time.Time, bool) {
-	if s.result != nil {
+	if s.result != nil || !s.clk.started {
 		return time.Time{}, false
+	}
+	if !s.meta.Clock.timed() {
+		return s.updated.Add(untimedAbandon), true
 	}
 	due, _, ok := s.clk.deadline(s.meta.Clock, s.game.toMove())
 	return due, ok
