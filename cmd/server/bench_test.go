@@ -11,13 +11,22 @@ import (
 
 // BenchmarkMoveRoundTrip measures, over loopback, the time from a player sending a move
 // to both the opponent and a spectator having received it, with the memory Store and
-// with Redis. Players alternate Reversi moves (the first legal move), starting a
-// rematch when a game ends.
+// with Redis, untimed and with a 30+20 clock. Players alternate Reversi moves (the first
+// legal move); when a game ends they agree a rematch and all three follow to its room.
 //
 //	go test -run XXX -bench MoveRoundTrip -benchtime 2000x ./cmd/server
 func BenchmarkMoveRoundTrip(b *testing.B) {
-	for _, store := range []string{"memory", "redis"} {
-		b.Run(store, func(b *testing.B) {
+	for _, run := range []struct{ store, clock string }{
+		{"memory", ""}, {"redis", ""},
+		{"memory", `{"kind":"fischer","base":1800,"increment":20}`},
+		{"redis", `{"kind":"fischer","base":1800,"increment":20}`},
+	} {
+		name := run.store
+		if run.clock != "" {
+			name += "-clock"
+		}
+		store := run.store
+		b.Run(name, func(b *testing.B) {
 			cfg := testConfig(b)
 			cfg.MessagesPerSecond, cfg.MessageBurst = 1e6, 1e6 // one client sends as fast as it can
 			if store == "redis" {
@@ -25,11 +34,14 @@ func BenchmarkMoveRoundTrip(b *testing.B) {
 				cfg.RedisURL = fmt.Sprintf("%s/%d", redistest.URL(b), rdb.Options().DB)
 			}
 			addr := startServer(b, cfg)
-			room := createRoom(b, addr, `{"game":"reversi"}`)
-			players := [2]*client{dial(b, addr), dial(b, addr)}
+			body := `{"game":"reversi"}`
+			if run.clock != "" {
+				body = `{"game":"reversi","clock":` + run.clock + `}`
+			}
+			room := createRoom(b, addr, body)
+			players := [2]*client{dial(b, addr), dial(b, addr)} // black, white
 			spectator := dial(b, addr)
-			players[0].seat(room, "black", "A")
-			players[1].seat(room, "white", "B")
+			tokens := [2]string{players[0].seat(room, "black", "A"), players[1].seat(room, "white", "B")}
 			spectator.ok(msg{"type": "join", "room": room})
 			state := players[1].waitFor("seated", func(m msg) bool { return m.str("type") == "event" && m.obj("state").num("version") == 2 }).obj("state")
 			lat := make([]time.Duration, 0, b.N)
@@ -37,10 +49,20 @@ func BenchmarkMoveRoundTrip(b *testing.B) {
 			for range b.N {
 				if state.str("status") == "finished" {
 					players[0].ok(msg{"type": "rematch", "room": room})
-					v := state.num("version") + 1
-					players[1].event(v)
-					state = spectator.event(v).obj("state")
-					players[0].event(v)
+					a := players[1].ok(msg{"type": "rematch_reply", "room": room, "accept": true})
+					next := spectator.event(a.num("seq")).obj("event").str("next")
+					// The colours swap: white's player is black in the next game.
+					players[0], players[1] = players[1], players[0]
+					tokens[0], tokens[1] = tokens[1], tokens[0]
+					for i, p := range players {
+						p.ok(msg{"type": "join", "room": next, "token": tokens[i]})
+					}
+					state = spectator.ok(msg{"type": "join", "room": next}).obj("state")
+					for _, c := range []*client{players[0], players[1], spectator} {
+						c.ok(msg{"type": "leave", "room": room})
+						c.pending = c.pending[:0]
+					}
+					room = next
 				}
 				side := state.str("toMove")
 				mover, other := players[0], players[1]
