@@ -135,7 +135,7 @@ func (r *liveRoom) botDone(run *botRun, p progress, err error) {
 		return
 	}
 	if wait := r.botPaceLeft(run); wait > 0 {
-		time.AfterFunc(wait, func() { r.post(func() { r.botDone(run, p, nil) }) })
+		r.postAfter(wait, func() { r.botDone(run, p, nil) })
 		r.node.metrics.botPaced.Inc()
 		run.started = time.Time{} // pace once
 		return

@@ -174,13 +174,14 @@ func TestDrawOffers(t *testing.T) {
 	tb.fails(Command{Kind: CmdDrawReply, Token: tb.tokens[Black], Accept: true}, CodeNoRequest)
 	tb.move(Black, "f5")
 	require.NotNil(t, tb.st.view(0).DrawOffer, "the offerer's own move keeps the offer")
-	tb.move(White, "f6")
-	require.Nil(t, tb.st.view(0).DrawOffer, "the opponent's move declines it")
+	evs := tb.move(White, "f6")
+	require.Equal(t, []EventType{EvDrawDecline, EvMove}, typesOf(evs), "the opponent's move declines it")
+	require.Nil(t, tb.st.view(0).DrawOffer)
 	tb.must(Command{Kind: CmdDraw, Token: tb.tokens[White]})
 	tb.must(Command{Kind: CmdDrawReply, Token: tb.tokens[Black], Accept: false})
 	require.Nil(t, tb.st.view(0).DrawOffer)
 	tb.must(Command{Kind: CmdDraw, Token: tb.tokens[White]})
-	evs := tb.must(Command{Kind: CmdDraw, Token: tb.tokens[Black]}) // offering back accepts
+	evs = tb.must(Command{Kind: CmdDraw, Token: tb.tokens[Black]}) // offering back accepts
 	require.Equal(t, EvDraw, evs[0].Type)
 	r := tb.st.view(0).Result
 	require.Equal(t, "agreement", r.Reason)

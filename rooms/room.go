@@ -27,7 +27,11 @@ type liveRoom struct {
 	seen      seen                // who watches over all nodes, as last read
 	published [2]int              // the seat presence this node last recorded (0 or 1)
 	clock     *time.Timer         // fires at the running clock's deadline
-	idleSince time.Time
+	quiet     *time.Timer         // fires when the room has been quiet a moment after a change
+	verified  time.Time           // when the room last confirmed its version with the Store
+	// refusalRead is when a refused command last made the room read the Store.
+	refusalRead time.Time
+	idleSince   time.Time
 
 	bot      *botRun     // the search this node runs for the current version, if any
 	botRetry *time.Timer // a pending retry to claim or start a bot search
@@ -110,6 +114,12 @@ func (r *liveRoom) post(task func()) bool {
 	}
 }
 
+// postAfter queues a task that must not be lost after d, waiting for room in the queue
+// if it is full then (a bot's paced move: dropping it would leave the bot set and silent).
+func (r *liveRoom) postAfter(d time.Duration, task func()) {
+	time.AfterFunc(d, func() { r.postWait(task) })
+}
+
 // postWait queues a task that must not be lost to a full queue; it waits for room in
 // the queue unless the room stops.
 func (r *liveRoom) postWait(task func()) {
@@ -175,15 +185,59 @@ func (r *liveRoom) load() {
 		r.loadErr = err
 		return
 	}
+	r.verified = time.Now()
 	r.refreshViewers()
 	r.settle()
 }
 
-// settle makes what runs for the room match its state: the bot's search and the clock's
-// timer. Called on the room goroutine after every change.
+// settle makes what runs for the room match its state: the bot's search, the clock's
+// timer, and the check that no event was missed. Called on the room goroutine after every
+// change.
 func (r *liveRoom) settle() {
 	r.checkBot()
 	r.armClock()
+	r.checkWhenQuiet()
+}
+
+// A node learns of other nodes' events from the Broker, at most once: a node that stores
+// an event and dies before publishing it, or a pub/sub connection that drops, leaves the
+// others on an old version. A room therefore reads the Store's log after it (when it has
+// not since): a moment after each change, once it has gone quiet (the last event is the
+// one that can be missed without a later one showing the gap); every verifyEvery while it
+// was active in the last activeWindow and someone watches; before refusing a client's
+// command; and when a client joins knowing a later version. Busy rooms, whose changes come
+// faster than quietAfter, cost nothing extra; a quiet room costs one read per change.
+const (
+	quietAfter   = 1500 * time.Millisecond
+	verifyEvery  = 30 * time.Second
+	activeWindow = 10 * time.Minute
+	// refusalCheck is the least time between the Store reads that client refusals cause,
+	// so that a client sending refused commands cannot make a room read the Store at will.
+	refusalCheck = 250 * time.Millisecond
+)
+
+// checkWhenQuiet (re)arms the check that follows a change.
+func (r *liveRoom) checkWhenQuiet() {
+	if r.quiet != nil {
+		r.quiet.Stop()
+	}
+	r.quiet = time.AfterFunc(quietAfter, func() {
+		r.post(func() {
+			if time.Since(r.verified) >= quietAfter {
+				r.verify()
+			}
+		})
+	})
+}
+
+// verify reads the events this node may have missed; it reports whether there were any.
+func (r *liveRoom) verify() bool {
+	if r.state == nil || r.loadErr != nil {
+		return false
+	}
+	before := r.state.version
+	r.catchUp()
+	return r.state != nil && r.state.version != before
 }
 
 // stop ends the room on this node: its search is cancelled and its lease, presence and
@@ -196,6 +250,9 @@ func (r *liveRoom) stop() {
 	}
 	if r.clock != nil {
 		r.clock.Stop()
+	}
+	if r.quiet != nil {
+		r.quiet.Stop()
 	}
 	// The node's own context may be cancelled (shutdown): these calls outlive it.
 	ctx, cancel := backendContext(context.Background())
@@ -219,7 +276,8 @@ func (r *liveRoom) housekeep() bool {
 	if r.loadErr != nil {
 		return false
 	}
-	if r.resync.Swap(false) {
+	if r.resync.Swap(false) || len(r.subs) > 0 && time.Since(r.verified) > verifyEvery &&
+		time.Since(r.state.updated) < activeWindow {
 		r.catchUp()
 	}
 	ctx, cancel := backendContext(r.node.ctx)
@@ -309,6 +367,7 @@ func (r *liveRoom) catchUp() {
 		r.resync.Store(true)
 		return
 	}
+	r.verified = time.Now()
 	for _, e := range events {
 		if !r.applyAndBroadcast(e) {
 			return
@@ -353,6 +412,9 @@ func (r *liveRoom) join(sub Subscriber, req JoinRequest) (Side, error) {
 		if side = r.state.sideOfToken(req.Token); side == "" {
 			return "", errorf(CodeBadToken, "that seat token is not valid in this room (the seat may have changed hands)")
 		}
+	}
+	if req.Since != nil && *req.Since > r.state.version {
+		r.verify() // the client has seen a later version than this node
 	}
 	pubs, full := r.eventsAfter(req.Since)
 	was, had := r.subs[sub]
@@ -638,6 +700,12 @@ func (r *liveRoom) execute(ctx context.Context, cmd Command) (Reply, error) {
 			cmd.goneFor, cmd.grace = r.goneFor(cmd.actor.Other(), now), r.grace()
 		}
 		d, err := r.state.decide(cmd, now)
+		if err != nil && !cmd.bot && cmd.Kind != cmdTime && time.Since(r.refusalRead) >= refusalCheck {
+			r.refusalRead = time.Now()
+			if r.verify() {
+				continue // this node was behind: decide again on the events it missed
+			}
+		}
 		if err != nil {
 			if CodeOf(err) == CodeTimeOut {
 				r.post(r.timeUp) // the flag is due: store it now
@@ -677,6 +745,7 @@ func (r *liveRoom) store(ctx context.Context, d decision, watcher Subscriber) er
 		return err
 	}
 	r.state = d.next
+	r.verified = time.Now()
 	r.public = append(r.public, d.public...)
 	for i, pub := range d.public {
 		r.followSeats(d.events[i], watcher)

@@ -240,9 +240,9 @@ func (s *roomState) clone() *roomState {
 
 // decision is what a command comes to: the events to store (seqs and times set), the
 // same events as clients see them, and the state after them all. A decision of more than
-// one event (a move and the forced pass after it) keeps, in between, the view after each
-// event but the last (its viewer count left for the room to fill in); the last one's is
-// next's.
+// one event (a move with a forced pass after it, or a declined request before it) keeps the
+// view after each event but the last (its viewer count left for the room to fill in); the
+// last one's is next's.
 type decision struct {
 	events  []Event
 	public  []PublicEvent
@@ -282,8 +282,10 @@ func (s *roomState) decide(cmd Command, now time.Time) (decision, error) {
 		d.public = append(d.public, pub)
 		if evs[i].Type == EvMove && d.next.game.mustPass() {
 			// The opponent has no reply: the pass is part of the move.
-			d.between = append(d.between, d.next.view(0))
 			evs = append(evs, Event{Type: EvPass, Seat: d.next.game.toMove()})
+		}
+		if i < len(evs)-1 {
+			d.between = append(d.between, d.next.view(0))
 		}
 	}
 	d.events = evs
@@ -366,7 +368,15 @@ func (s *roomState) decideMove(cmd Command, now time.Time) ([]Event, error) {
 	if seat := s.seats[me.Index()]; (seat.Kind == SeatBot) != cmd.bot {
 		return nil, errorf(CodeNotYourTurn, "a bot plays %s", me)
 	}
-	return []Event{{Type: EvMove, Seat: me, Move: cmd.Move, Eval: cmd.eval}}, nil
+	// A move answers what waits for an answer: both players see the request declined.
+	var evs []Event
+	if s.undoBy != "" {
+		evs = append(evs, Event{Type: EvUndoDecline, Seat: me})
+	}
+	if s.drawBy == me.Other() {
+		evs = append(evs, Event{Type: EvDrawDecline, Seat: me})
+	}
+	return append(evs, Event{Type: EvMove, Seat: me, Move: cmd.Move, Eval: cmd.eval}), nil
 }
 
 // pliesToUndo is how many plies take the game back to just before side's last move, or 0

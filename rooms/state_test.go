@@ -235,10 +235,12 @@ func TestUndoBetweenPeople(t *testing.T) {
 	require.Equal(t, []string{"f5"}, tb.st.view(0).Moves)
 	require.Equal(t, White, *tb.st.view(0).ToMove)
 
-	// A move cancels a waiting request.
+	// A move declines a waiting request, and both players see it.
 	tb.move(White, "f6")
 	tb.must(Command{Kind: CmdUndo, Token: tb.tokens[White]})
-	tb.move(Black, "e6")
+	evs = tb.move(Black, "e6")
+	require.Equal(t, []EventType{EvUndoDecline, EvMove}, typesOf(evs))
+	require.Equal(t, Black, evs[0].Seat)
 	require.Nil(t, tb.st.view(0).UndoRequest)
 	tb.replayed()
 }
