@@ -22,7 +22,7 @@ func TestPostAfterWaitsForAFullQueue(t *testing.T) {
 	// Not synchronisation: the test passes however the timer and this goroutine interleave
 	// once fixed; the pause only makes the timer meet the full queue, as in the bug.
 	time.Sleep(20 * time.Millisecond)
-	(<-r.inbox)()                     // the room takes its next task
+	(<-r.inbox)() // the room takes its next task
 	select {
 	case task := <-r.inbox:
 		task()
