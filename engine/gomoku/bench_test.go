@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/boardhall/boardhall/engine/gomoku"
 	"github.com/boardhall/boardhall/engine/gomoku/internal/match"
@@ -192,6 +193,41 @@ func BenchmarkDepth(b *testing.B) {
 			b.ReportMetric(float64(nodes)/float64(b.N), "nodes/search")
 		})
 	}
+}
+
+// BenchmarkDepthPerSecond gives the full engine one second on each bench
+// and undecided position (fresh engine each time, as Gomocup's fresh
+// processes) and reports the depth of the last iteration it completed,
+// averaged over the positions, with the nodes per second: the figure the
+// comparison with Rapfi's reported depth is about. Positions proven won
+// or lost inside the second count with the depth of the proof.
+func BenchmarkDepthPerSecond(b *testing.B) {
+	positions := append(append([]string(nil), benchPositions...), undecidedPositions...)
+	var depth, minDepth, maxDepth int
+	var nodes uint64
+	var secs float64
+	minDepth = gomoku.MaxDepth
+	for i := 0; i < b.N; i++ {
+		for _, rec := range positions {
+			board := mustBoard(b, rec)
+			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+			r, err := gomoku.NewEngine().Search(ctx, board, gomoku.Limits{})
+			cancel()
+			if err != nil {
+				b.Fatal(err)
+			}
+			depth += r.Depth
+			minDepth, maxDepth = min(minDepth, r.Depth), max(maxDepth, r.Depth)
+			nodes += r.Nodes
+			secs += r.Elapsed.Seconds()
+		}
+	}
+	n := float64(b.N * len(positions))
+	b.ReportMetric(float64(depth)/n, "depth")
+	b.ReportMetric(float64(minDepth), "min-depth")
+	b.ReportMetric(float64(maxDepth), "max-depth")
+	b.ReportMetric(float64(nodes)/secs, "nodes/s")
+	b.ReportMetric(secs*1000/n, "ms/search")
 }
 
 // BenchmarkSeed001Move is the baseline: seed article 001's depth-4 search

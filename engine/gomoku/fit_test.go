@@ -95,8 +95,9 @@ func currentWeights() []float64 {
 var gameLine = regexp.MustCompile(`as (black|white): (win|loss|draw) ([a-t0-9]+)\s*$`)
 
 type fitSample struct {
-	f []float64
-	y float64 // 1: the side to move won, 0: lost, 0.5: draw
+	f    []float64
+	y    float64 // 1: the side to move won, 0: lost, 0.5: draw
+	held bool    // held out: every fifth game, to measure the fit on games it did not see
 }
 
 func TestFitEval(t *testing.T) {
@@ -148,7 +149,7 @@ func TestFitEval(t *testing.T) {
 				if (me == Black) == blackWon {
 					y = 1
 				}
-				samples = append(samples, fitSample{fitFeatures(b), y})
+				samples = append(samples, fitSample{fitFeatures(b), y, games%5 == 0})
 			}
 		}
 		fh.Close()
@@ -169,13 +170,25 @@ func TestFitEval(t *testing.T) {
 	for K := 100.0; K <= 20000; K *= 1.05 {
 		loss := 0.0
 		for k, s := range samples {
-			loss += logLoss(evals[k]/K, s.y)
+			if !s.held {
+				loss += logLoss(evals[k]/K, s.y)
+			}
 		}
 		if loss < bestLoss {
 			bestK, bestLoss = K, loss
 		}
 	}
-	t.Logf("today's evaluation: K = %.0f, log loss %.4f per position", bestK, bestLoss/float64(len(samples)))
+	heldLoss := func(z func(k int) float64) float64 {
+		loss, n := 0.0, 0
+		for k, s := range samples {
+			if s.held {
+				loss += logLoss(z(k), s.y)
+				n++
+			}
+		}
+		return loss / float64(max(n, 1))
+	}
+	t.Logf("today's evaluation: K = %.0f; log loss on held-out games %.4f", bestK, heldLoss(func(k int) float64 { return evals[k] / bestK }))
 
 	// Logistic regression from today's weights (in logits), plain
 	// gradient descent with per-feature step sizes from the feature scale.
@@ -198,6 +211,9 @@ func TestFitEval(t *testing.T) {
 		grad := make([]float64, len(w))
 		loss = 0
 		for _, s := range samples {
+			if s.held {
+				continue
+			}
 			z := 0.0
 			for j, v := range s.f {
 				z += v * w[j]
@@ -213,7 +229,13 @@ func TestFitEval(t *testing.T) {
 			w[j] -= 0.5 * g / (scale[j] * scale[j])
 		}
 	}
-	t.Logf("fitted: log loss %.4f per position", loss/float64(len(samples)))
+	t.Logf("fitted: log loss %.4f on the training games, %.4f on held-out games", loss/float64(len(samples)), heldLoss(func(k int) float64 {
+		z := 0.0
+		for j, v := range samples[k].f {
+			z += v * w[j]
+		}
+		return z
+	}))
 	for j, name := range fitNames {
 		t.Logf("%-15s today %6.0f  fitted %8.1f", name, cur[j], w[j]*bestK)
 	}

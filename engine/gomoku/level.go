@@ -12,21 +12,23 @@ const MaxLevel = 6
 
 // options are the knobs a level sets.
 type options struct {
-	depth         int  // iterative deepening stops after this depth
-	widthBase     int  // moves searched at a node: widthBase + 2*depth
-	noise         int  // pick randomly among root moves within this score of the best
-	noiseWidth    int  // ... among at most this many
-	leafVCF       int  // VCF node budget at each leaf (0: off)
-	rootVCF       int  // VCF node budget at the root (0: off)
-	rootVCT       int  // VCT node budget at the root (0: off)
-	vctDepth      int  // VCT depth in attacker moves
-	lmr           bool // late move reductions
-	fourExtension bool // a four and its forced block cost no depth
-	screenMoves   int  // root moves screened for an opponent threat win
-	screenVCF     int  // VCF node budget per screened move (0: off)
-	screenVCT     int  // VCT node budget per screened move (0: off)
-	screenDepth   int  // VCT depth of the screen, in attacker moves
-	quiesce       int  // open-three answers searched below the leaves (0: off)
+	depth           int  // iterative deepening stops after this depth
+	widthBase       int  // moves searched at a node: widthBase + 2*depth
+	noise           int  // pick randomly among root moves within this score of the best
+	noiseWidth      int  // ... among at most this many
+	leafVCF         int  // VCF node budget at each leaf (0: off)
+	rootVCF         int  // VCF node budget at the root (0: off)
+	rootVCT         int  // VCT node budget at the root (0: off)
+	vctDepth        int  // VCT depth in attacker moves
+	lmr             bool // late move reductions
+	fourExtension   bool // a four and its forced block cost no depth
+	screenMoves     int  // root moves screened for an opponent threat win
+	screenVCF       int  // VCF node budget per screened move (0: off)
+	screenVCT       int  // VCT node budget per screened move (0: off)
+	screenDepth     int  // VCT depth of the screen, in attacker moves
+	quiesce         int  // open-three answers searched below the leaves (0: off)
+	selective       bool // log-scaled reductions and quiet-move pruning (selective.go)
+	deepScreenNodes int  // node budget of the deep screen per move (0: off; deepScreen)
 }
 
 // width is the number of moves searched at a node with depth plies left:
@@ -77,6 +79,8 @@ func levelOptions(level int) options {
 	default:
 		o.depth, o.rootVCF, o.leafVCF, o.rootVCT, o.vctDepth = MaxDepth, 500000, 60, 400000, 10
 		o.screenMoves, o.screenVCF, o.screenVCT, o.screenDepth = 20, 5000, 10000, 6
+		o.selective = true
+		o.deepScreenNodes = 400000
 	}
 	return o
 }

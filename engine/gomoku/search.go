@@ -52,14 +52,20 @@ type Engine struct {
 	// search.
 	threatUntil time.Time
 	threatOut   bool
+	// searchUntil, when set, ends the main search before the deadline,
+	// leaving the rest to the deep screen of its choice (deepScreen).
+	searchUntil time.Time
 	nodes       uint64
 	vcfBudget   int
 	pv          [maxPly][maxPly]int16
 	pvLen       [maxPly]int
 	rootMoves   []rootMove
 	rootDepth   int // nominal depth of the current iteration
-	line        threatLine
-	opt         options
+	// iterBest is the best root move of the current iteration so far
+	// (-1: none yet) and iterScore its score: what a cut iteration gives.
+	iterBest, iterScore int
+	line                threatLine
+	opt                 options
 }
 
 // NewEngine returns an engine with a DefaultTTBits transposition table
@@ -185,17 +191,31 @@ func (e *Engine) Search(ctx context.Context, b *Board, lim Limits) (Result, erro
 	}
 	e.screenRoot(pos)
 	e.threatUntil, e.threatOut = time.Time{}, false
-	deadline, hasDeadline := dl, hasDL
+	deep := hasDL && e.opt.deepScreenNodes > 0
+	if deep {
+		e.searchUntil = start.Add(time.Duration(float64(time.Until(dl)) * deepScreenStart))
+	}
+	stable := 0 // iterations in a row that kept the best move
 	for depth := 1; depth <= e.opt.depth; depth++ {
-		iterStart := time.Now()
 		score := e.searchRoot(pos, depth)
 		for !e.stopped && score > -WinThreshold && e.screenBest(pos) {
 			score = e.searchRoot(pos, depth)
 		}
 		if e.stopped {
+			// An iteration cut by the deadline still tells something: a
+			// move that beat the previous best at the new depth (searched
+			// to the end with the full window, and screened) is better.
+			if m, s, ok := e.partialBest(); ok && e.opt.noise == 0 && m != pos.index(best.Best) {
+				best = info(depth-1, m, s, e.pv[0][:e.pvLen[0]])
+			}
 			break
 		}
 		e.pickNoisy(lim.Seed, depth)
+		if depth > 1 && int(e.rootMoves[0].move) == pos.index(best.Best) {
+			stable++
+		} else {
+			stable = 0
+		}
 		best = info(depth, int(e.rootMoves[0].move), score, e.pv[0][:e.pvLen[0]])
 		if lim.Progress != nil {
 			lim.Progress(best)
@@ -203,11 +223,18 @@ func (e *Engine) Search(ctx context.Context, b *Board, lim Limits) (Result, erro
 		if score >= WinThreshold || score <= -WinThreshold || len(e.rootMoves) == 1 {
 			break
 		}
-		if hasDeadline {
-			// An iteration costs about three times the one before: do
-			// not start one that cannot finish before the deadline.
-			if time.Since(iterStart)*3 > time.Until(deadline) {
-				break
+		if hasDL && stopEarly(time.Since(start), dl.Sub(start), stable) {
+			break
+		}
+	}
+	e.searchUntil = time.Time{}
+	if deep && best.Score < WinThreshold && best.Score > -WinThreshold {
+		select {
+		case <-ctx.Done():
+		default:
+			e.stopped = false
+			if m, ok := e.deepScreen(pos, pos.index(best.Best), dl); ok {
+				best = info(best.Depth, m, e.rootScore(m), []int16{int16(m)})
 			}
 		}
 	}
@@ -217,6 +244,50 @@ func (e *Engine) Search(ctx context.Context, b *Board, lim Limits) (Result, erro
 		best.NPS = uint64(float64(e.nodes) / best.Elapsed.Seconds())
 	}
 	return best, nil
+}
+
+// Time use under a deadline. The deadline is the hard limit: an iteration
+// it cuts is not wasted (partialBest). Before it, the search stops early
+// only when the best move has stood for several iterations, so that it
+// thinks longer when the best move keeps changing. (It used to stop when
+// the next iteration was expected to take more than three times the last
+// one left, and used 40-43% of a second per move on average.)
+const (
+	// stableLong iterations with the same best move allow stopping once
+	// stableLongShare of the time is used...
+	stableLong      = 4
+	stableLongShare = 0.5
+	// ... and stableShort of them once stableShortShare is used.
+	stableShort      = 2
+	stableShortShare = 0.75
+)
+
+// stopEarly reports whether the search may stop after an iteration, with
+// elapsed of total used and the best move unchanged for stable
+// iterations.
+func stopEarly(elapsed, total time.Duration, stable int) bool {
+	used := float64(elapsed) / float64(total)
+	return (stable >= stableLong && used >= stableLongShare) ||
+		(stable >= stableShort && used >= stableShortShare)
+}
+
+// partialBest returns the best move of an iteration cut by the deadline:
+// the last root move whose search at the new depth ended inside the
+// window with a score above the ones before it, if it has been screened
+// for the opponent's threat wins (or the level has no screen).
+func (e *Engine) partialBest() (move, score int, ok bool) {
+	if e.iterBest < 0 {
+		return 0, 0, false
+	}
+	for _, rm := range e.rootMoves {
+		if int(rm.move) == e.iterBest {
+			if rm.losing || (e.opt.screenVCF > 0 && !rm.screened) {
+				return 0, 0, false
+			}
+			return e.iterBest, e.iterScore, true
+		}
+	}
+	return 0, 0, false
 }
 
 // clear empties the transposition tables.
@@ -240,8 +311,14 @@ func (e *Engine) checkStop() {
 		default:
 		}
 	}
-	if !e.threatUntil.IsZero() && time.Now().After(e.threatUntil) {
-		e.threatOut = true
+	if !e.threatUntil.IsZero() || !e.searchUntil.IsZero() {
+		now := time.Now()
+		if !e.threatUntil.IsZero() && now.After(e.threatUntil) {
+			e.threatOut = true
+		}
+		if !e.searchUntil.IsZero() && now.After(e.searchUntil) {
+			e.stopped = true
+		}
 	}
 }
 
@@ -305,6 +382,71 @@ func (e *Engine) screenMove(b *Board, k int) bool {
 	return lost
 }
 
+// Deep screen (level 6, under a deadline). The screen before the main
+// search gives each of the best 20 moves 5,000 + 10,000 nodes; in the
+// games lost to Rapfi at 1 s per move, the opponent's winning threat
+// sequence after our move took VCTs of 2 to 10 attacker moves and 2,000 to
+// 400,000 nodes to find, and in most of those games other moves were safe
+// (TestAnalyseThreatWins on the match log). So the main search stops at
+// deepScreenStart of the time, and the rest is spent on the opponent's
+// threat search after the move the main search chose, with a budget far
+// beyond the first screen; if the opponent wins, the next moves in the
+// main search's order are tried until one is safe or the time is gone.
+const (
+	// deepScreenStart is the share of the time the main search gets.
+	deepScreenStart = 0.8
+	// deepScreenCandidates bounds the moves tried after a losing choice.
+	deepScreenCandidates = 6
+	// deepScreenDepth is the opponent's VCT depth in attacker moves.
+	deepScreenDepth = 10
+)
+
+// deepScreen runs the opponent's VCF and VCT after the chosen move (cell
+// best) and, if they prove a win, after the next moves in order, until
+// one is safe or the deadline. It returns the move to play instead, and
+// false when best stands (safe, unknown, or every candidate lost). A
+// candidate whose screen the deadline cut is taken: not proven lost is
+// better than proven lost.
+func (e *Engine) deepScreen(b *Board, best int, deadline time.Time) (int, bool) {
+	// Keep a few milliseconds of the deadline for returning.
+	e.threatUntil, e.threatOut = deadline.Add(-time.Until(deadline)/50), false
+	defer func() { e.threatUntil, e.threatOut = time.Time{}, false }()
+	cands := []int{best}
+	for _, rm := range e.rootMoves {
+		if len(cands) >= deepScreenCandidates {
+			break
+		}
+		if int(rm.move) != best && !rm.losing && rm.score > -WinThreshold {
+			cands = append(cands, int(rm.move))
+		}
+	}
+	for k, m := range cands {
+		b.play(m)
+		e.vcfBudget = e.opt.deepScreenNodes
+		lost := e.vcf(b, 1, 0)
+		for rem := 2; rem <= deepScreenDepth && !lost && e.vcfBudget > 0 && !e.threatOut && !e.stopped; rem += 2 {
+			lost = e.vct(b, 1, rem)
+		}
+		b.undo()
+		if !lost || e.stopped || e.threatOut {
+			// Safe, or not proven lost when time ran out: better than a
+			// move proven lost.
+			return m, k > 0
+		}
+	}
+	return 0, false
+}
+
+// rootScore returns the last score the main search gave a root move.
+func (e *Engine) rootScore(m int) int {
+	for _, rm := range e.rootMoves {
+		if int(rm.move) == m {
+			return rm.score
+		}
+	}
+	return 0
+}
+
 // unmarkLosing clears every losing mark: when every move loses, the main
 // search chooses among all of them.
 func (e *Engine) unmarkLosing() {
@@ -352,6 +494,7 @@ func (e *Engine) searchRoot(b *Board, depth int) int {
 	e.rootDepth = depth
 	alpha, beta := -WinScore-1, WinScore+1
 	e.pvLen[0] = 0
+	e.iterBest = -1
 	best := -WinScore - 1
 	for k := range e.rootMoves {
 		m := int(e.rootMoves[k].move)
@@ -386,6 +529,7 @@ func (e *Engine) searchRoot(b *Board, depth int) int {
 			e.pv[0][0] = int16(m)
 			copy(e.pv[0][1:], e.pv[1][:e.pvLen[1]])
 			e.pvLen[0] = e.pvLen[1] + 1
+			e.iterBest, e.iterScore = m, score
 		}
 	}
 	sort.SliceStable(e.rootMoves, func(i, j int) bool { return e.rootMoves[i].score > e.rootMoves[j].score })
@@ -621,7 +765,23 @@ func (e *Engine) negamax(b *Board, depth, alpha, beta, ply int) int {
 	origAlpha := alpha
 	best := -WinScore - 1
 	bestMove := moves[0].move
+	pvNode := beta-alpha > 1
+	staticEval, haveEval := 0, false
 	for k, m := range moves {
+		quiet := b.threat[me][m.move] < tThree && b.threat[opp][m.move] < tThree
+		// Selective search (selective.go): moves that make no open three
+		// and do not take a point where the opponent would make a four
+		// may be pruned near the leaves; those that do not take a point
+		// of the opponent's double threats may be reduced.
+		mine, theirs := b.threat[me][m.move], b.threat[opp][m.move]
+		if e.opt.selective && k > 0 && prunable(mine, theirs) && !pvNode && best > -WinThreshold {
+			if !haveEval {
+				staticEval, haveEval = e.eval(b), true
+			}
+			if prune(depth, k, staticEval, alpha) {
+				continue
+			}
+		}
 		// A four forces its block, so the pair costs no depth: the search
 		// follows attacks to their end instead of stopping at a four.
 		newDepth := depth - 1
@@ -634,10 +794,14 @@ func (e *Engine) negamax(b *Board, depth, alpha, beta, ply int) int {
 		if k == 0 {
 			score = -e.negamax(b, newDepth, -beta, -alpha, ply+1)
 		} else {
-			// Late moves that threaten nothing are searched one ply
-			// shallower first; a fail-high is re-searched at full depth.
+			// Late moves that threaten nothing are searched shallower
+			// first; a fail-high is re-searched at full depth.
 			r := 0
-			if k >= 3 && depth >= 3 && b.threat[me][m.move] < tThree && b.threat[opp][m.move] < tThree && e.opt.lmr {
+			if e.opt.selective {
+				if reducible(mine, theirs) {
+					r = reduction(depth, k, pvNode)
+				}
+			} else if k >= 3 && depth >= 3 && quiet && e.opt.lmr {
 				r = 1
 			}
 			score = -e.negamax(b, newDepth-r, -alpha-1, -alpha, ply+1)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"testing"
+	"time"
 )
 
 // vcfPuzzles are positions (freestyle, side to move wins by continuous
@@ -513,5 +514,119 @@ func TestScreenLosses(t *testing.T) {
 				t.Fatalf("level 5 plays %v (score %d, pv %v), after which the opponent wins by threats", r.Best, r.Score, r.PV)
 			}
 		})
+	}
+}
+
+// TestStopEarly checks the time manager's rule: under a deadline the
+// search stops before it only when the best move has stood for several
+// iterations; a best move that keeps changing gets the whole time.
+func TestStopEarly(t *testing.T) {
+	const total = 1000 * time.Millisecond
+	ms := time.Millisecond
+	tests := []struct {
+		name    string
+		elapsed time.Duration
+		stable  int
+		want    bool
+	}{
+		{"changing best move, late", 950 * ms, 0, false},
+		{"changed last iteration", 900 * ms, 1, false},
+		{"stable twice, three quarters used", 750 * ms, 2, true},
+		{"stable twice, early", 600 * ms, 2, false},
+		{"stable four times, half used", 500 * ms, 4, true},
+		{"stable four times, early", 400 * ms, 4, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := stopEarly(tc.elapsed, total, tc.stable); got != tc.want {
+				t.Fatalf("stopEarly(%v, %v, %d) = %v, want %v", tc.elapsed, total, tc.stable, got, tc.want)
+			}
+		})
+	}
+}
+
+// TestPartialIteration checks what a search cut by its deadline keeps:
+// the best move of the last completed iteration, replaced by a move the
+// cut iteration proved better only if that move was screened.
+func TestPartialIteration(t *testing.T) {
+	e := NewEngine()
+	e.opt = levelOptions(MaxLevel)
+	e.rootMoves = []rootMove{{move: 10, screened: true}, {move: 20, screened: true}, {move: 30}}
+	tests := []struct {
+		name   string
+		best   int
+		wantOK bool
+	}{
+		{"nothing finished", -1, false},
+		{"a screened move", 20, true},
+		{"an unscreened move", 30, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			e.iterBest, e.iterScore = tc.best, 42
+			m, s, ok := e.partialBest()
+			if ok != tc.wantOK || (ok && (m != tc.best || s != 42)) {
+				t.Fatalf("partialBest() = %d, %d, %v", m, s, ok)
+			}
+		})
+	}
+}
+
+// TestReductions checks the shape of the late-move reductions and which
+// moves the selective search may reduce or prune.
+func TestReductions(t *testing.T) {
+	tests := []struct {
+		name     string
+		depth, k int
+		pv       bool
+		want     int
+	}{
+		{"first moves never", 10, 1, false, 0},
+		{"two plies left never", 2, 20, false, 0},
+		{"third move at 4 plies", 4, 2, false, 1},
+		{"tenth move at 8 plies", 8, 9, false, 4},
+		{"one less on the PV", 8, 9, true, 3},
+		{"never below one ply left", 3, 40, false, 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := reduction(tc.depth, tc.k, tc.pv); got != tc.want {
+				t.Fatalf("reduction(%d, %d, %v) = %d, want %d", tc.depth, tc.k, tc.pv, got, tc.want)
+			}
+		})
+	}
+	if reducible(tThree, tNone) || reducible(tNone, tThree2) || !reducible(tTwo, tFour) {
+		t.Error("reducible: threes of ours and the opponent's double-threat points are searched in full")
+	}
+	if prunable(tNone, tFour) || !prunable(tTwo, tThree) {
+		t.Error("prunable: the opponent's four points are never pruned")
+	}
+}
+
+// TestDeepScreen replays a position from the match against Rapfi at 1 s
+// per move (piskvork/1, our engine black): after our b8 the opponent won
+// by a VCT of up to 3 attacker moves that the first screen (10,000 nodes)
+// did not see. The deep screen proves the loss and plays another move
+// after which the opponent has no such win.
+func TestDeepScreen(t *testing.T) {
+	b := boardFrom(t, Freestyle, "h8i9h11g9j8i8j9i10i11j11h9h10g10h6i6e9j7j6h5g4i5e7i4i3g5j5d6f7j3g6k2l1")
+	e := NewEngine()
+	e.size, e.rule = b.size, b.rule
+	e.opt = levelOptions(MaxLevel)
+	e.opt.deepScreenNodes = 20000 // enough here; keeps the test fast
+	e.rootMoves = e.genRootMoves(b)
+	lost := b.index(Point{1, 7}) // b8
+	m, changed := e.deepScreen(b, lost, time.Now().Add(time.Minute))
+	if !changed || m == lost {
+		t.Fatalf("deep screen kept b8 (%v, %v)", b.point(m), changed)
+	}
+	b.play(m)
+	e.vcfBudget = 20000
+	won := e.vcf(b, 1, 0)
+	for rem := 2; rem <= deepScreenDepth && !won && e.vcfBudget > 0; rem += 2 {
+		won = e.vct(b, 1, rem)
+	}
+	if won {
+		t.Fatalf("after %v the opponent still wins by threats", b.point(m))
 	}
 }

@@ -1,0 +1,88 @@
+package gomoku
+
+import "math"
+
+// Selective search (the full engine, level 6): late-move reductions and
+// the pruning of quiet moves, so that the search reaches deeper in the
+// same time. Which moves qualify is read from the threat classes of the
+// move's point for both colours (the four line patterns the board keeps):
+//
+//   - reducible: the move makes no open three or better for the side to
+//     move and does not take a point where the opponent would make a
+//     double threat (two threes, a four-three, an open four);
+//   - prunable: stricter, it does not even take a point where the
+//     opponent would make a four.
+//
+// Fours, threes and the blocks of the opponent's strongest points are
+// always searched to full depth. On the undecided bench positions this
+// took the depth reached in one second from 20 to 23 plies summed over
+// three positions (docs/benchmarks.md has the match results).
+
+// reducible reports whether a move whose point has threat class mine for
+// the side to move and theirs for the opponent may be reduced.
+func reducible(mine, theirs threat) bool { return mine < tThree && theirs < tThree2 }
+
+// prunable reports whether such a move may be pruned near the leaves.
+func prunable(mine, theirs threat) bool { return mine < tThree && theirs < tFour }
+
+// reductionTable[d][k] is the reduction of the k-th move (0-based) at a
+// node with d plies left: lmrBase + ln(d)*ln(k)/lmrDivisor, the usual
+// logarithmic shape (late moves at deep nodes lose the most).
+var reductionTable = func() (t [MaxDepth + 1][maxMoves]int8) {
+	for d := 1; d <= MaxDepth; d++ {
+		for k := 1; k < maxMoves; k++ {
+			t[d][k] = int8(lmrBase + math.Log(float64(d))*math.Log(float64(k))/lmrDivisor)
+		}
+	}
+	return t
+}()
+
+// lmrBase and lmrDivisor shape the reductions: with 0.5 and 1.2, the third
+// move at 4 plies left is reduced by 1, the tenth move at 8 plies by 4.
+// A divisor of 1.8 (a third less reduction) reached a ply less in the
+// depth-per-second test.
+const (
+	lmrBase    = 0.5
+	lmrDivisor = 1.2
+)
+
+// reduction returns the plies a reducible move is reduced by, one less at
+// a principal-variation node, never below zero and never to below one
+// ply left.
+func reduction(depth, k int, pvNode bool) int {
+	if depth < 2 || k < 2 {
+		return 0
+	}
+	r := int(reductionTable[min(depth, MaxDepth)][min(k, maxMoves-1)])
+	if pvNode {
+		r--
+	}
+	return max(0, min(r, depth-2))
+}
+
+// Pruning of prunable moves near the leaves, off the principal variation
+// and only once a move has been found that does not lose:
+//
+//   - late-move pruning: with d plies left only the first lmpCount[d] moves
+//     are searched (the ordering puts threats and the points with the
+//     highest pattern values first);
+//   - futility: when the static evaluation plus futilityMargin[d] is at or
+//     below alpha, a quiet move is not expected to lift the score above it
+//     within d plies. The margins are a few times the evaluation's tempo
+//     (500), the size of a quiet move's effect on the pattern totals.
+var (
+	lmpCount       = [...]int{0, 6, 9, 14}
+	futilityMargin = [...]int{0, 400, 900, 1600}
+)
+
+// prune reports whether the prunable k-th move at a node with depth plies
+// left and static evaluation eval is skipped.
+func prune(depth, k, eval, alpha int) bool {
+	if depth >= len(lmpCount) {
+		return false
+	}
+	if depth >= 1 && k >= lmpCount[depth] {
+		return true
+	}
+	return eval+futilityMargin[depth] <= alpha
+}
