@@ -114,17 +114,10 @@ func testRedisFailover(t *testing.T, topology string, wait bool) {
 	b := startNode(t, append(flags, "-node", "B")...)
 	l, _ := testLoad(t, "moves", []string{"-reconnect", "true", "-spectators", "1"}, a.addr, b.addr)
 
-	// Each game's clients on one node, the games spread over both. A move whose append
-	// fails after Redis stored it (the connection lost mid-command, or WAIT unconfirmed)
-	// is found again by the node that retries (stale, then catch-up), but the other
-	// node hears of it only from the next event: issue 12 item 1, the rooms' own fix.
-	// Until then players on two nodes would wait for each other here.
+	// Black on one node, white and the spectator on the other: a move stored but
+	// answered unavailable (the connection lost mid-command, or WAIT unconfirmed) is found
+	// again by the node that retries, and the other node catches up by itself.
 	plans := l.humanPlans(redisFailoverRooms, 0)
-	for i := range plans {
-		for j := range plans[i].nodes {
-			plans[i].nodes[j] = i % 2
-		}
-	}
 	rec := newRecorder()
 	runs, err := l.setup(ctx, plans, rec, ctx)
 	require.NoError(t, err)
