@@ -31,7 +31,11 @@ type conn struct {
 
 	rooms   memberships // the rooms joined, with the seat token used in each
 	limiter *rate.Limiter
-	flooded int
+	// flooded counts the messages refused for the rate since floodSince; refusedAt is when
+	// the last rate_limited error was written (one a second at most).
+	flooded    int
+	floodSince time.Time
+	refusedAt  time.Time
 }
 
 func newConn(h *Hub, ws *websocket.Conn, ip string) *conn {
@@ -171,15 +175,23 @@ func (c *conn) readPump() {
 		}
 		if !c.limiter.Allow() {
 			c.hub.metrics.rateLimited.Inc()
+			now := time.Now()
+			if now.Sub(c.floodSince) > floodWindow {
+				c.floodSince, c.flooded = now, 0
+			}
 			if c.flooded++; c.flooded >= floodLimit {
 				c.closeWith(websocket.ClosePolicyViolation, "message flood")
 				return
 			}
-			m, _ := DecodeMessage(data)
-			c.fail(m.ID, m.Room, "rate_limited", "too many messages; slow down")
+			// One error a second tells the client to slow down; one per refused message
+			// would make the flood's answer as big as the flood.
+			if now.Sub(c.refusedAt) >= time.Second {
+				c.refusedAt = now
+				m, _ := DecodeMessage(data)
+				c.fail(m.ID, m.Room, "rate_limited", "too many messages; slow down (further messages are dropped unanswered until you do)")
+			}
 			continue
 		}
-		c.flooded = 0
 		c.handleOffReader(data)
 	}
 }

@@ -86,9 +86,11 @@ const (
 	pingPeriod = pongWait * 9 / 10
 	// maxRoomsPerConn bounds the rooms one tab may watch at once.
 	maxRoomsPerConn = 16
-	// floodLimit is how many rate-limited messages in a row close the connection: a
-	// client that ignores rate_limited errors is not a real client.
-	floodLimit = 50
+	// floodLimit is how many rate-limited messages within floodWindow close the
+	// connection: a client that ignores rate_limited errors is not a real client, and a
+	// real one that bursts over the limit now and then never comes near it.
+	floodLimit  = 50
+	floodWindow = 10 * time.Second
 )
 
 // Hub accepts WebSocket connections and serves the protocol on them.

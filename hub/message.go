@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"reflect"
+	"strings"
 
 	"github.com/boardhall/boardhall/rooms"
 )
@@ -51,16 +54,23 @@ func knownType(t string) bool {
 var errUnknownType = errors.New("unknown message type")
 
 // DecodeMessage parses one client frame. It fails on anything but a single JSON object
-// with a known type, string fields within bounds, and a room for every type but ping.
-// The id, when present, is returned even on error so the answer can carry it.
+// with a known type, fields of the right kinds, string fields within bounds, and a room for
+// every type but ping. The id and room, when they can be read, are returned even on error
+// so the answer can carry them.
 func DecodeMessage(data []byte) (ClientMessage, error) {
 	var m ClientMessage
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&m); err != nil {
-		return ClientMessage{}, fmt.Errorf("malformed JSON: %v", err)
+		// A field of the wrong kind still leaves the others decoded: keep id and room
+		// (unless they are the wrong field).
+		var typeErr *json.UnmarshalTypeError
+		if errors.As(err, &typeErr) {
+			return ClientMessage{ID: m.ID, Room: m.Room}, errors.New(DescribeJSONError(err))
+		}
+		return ClientMessage{}, errors.New(DescribeJSONError(err))
 	}
 	if dec.More() {
-		return ClientMessage{ID: m.ID}, errors.New("one JSON object per frame")
+		return ClientMessage{ID: m.ID, Room: m.Room}, errors.New("one JSON object per frame")
 	}
 	for _, f := range []string{m.Type, m.Room, m.Token, m.Seat, m.Name, m.Move, m.Kind} {
 		if len(f) > maxFieldLen {
@@ -68,7 +78,7 @@ func DecodeMessage(data []byte) (ClientMessage, error) {
 		}
 	}
 	if m.Type == "" {
-		return ClientMessage{ID: m.ID}, errors.New("missing type")
+		return ClientMessage{ID: m.ID, Room: m.Room}, errors.New("missing type")
 	}
 	if !knownType(m.Type) {
 		return ClientMessage{ID: m.ID, Room: m.Room}, fmt.Errorf("%w %q", errUnknownType, m.Type)
@@ -83,6 +93,64 @@ func DecodeMessage(data []byte) (ClientMessage, error) {
 		}
 	}
 	return m, nil
+}
+
+// DescribeJSONError says what is wrong with a JSON message in the protocol's words (field
+// names and JSON kinds, never Go's types). The HTTP API uses it too.
+func DescribeJSONError(err error) string {
+	var typeErr *json.UnmarshalTypeError
+	var syntaxErr *json.SyntaxError
+	switch {
+	case errors.As(err, &typeErr):
+		field := typeErr.Field
+		if field == "" {
+			return "the message must be a JSON object, not " + jsonKind(typeErr.Value)
+		}
+		return fmt.Sprintf("%s must be %s, not %s", field, wantedKind(typeErr.Type), jsonKind(typeErr.Value))
+	case errors.As(err, &syntaxErr):
+		return fmt.Sprintf("malformed JSON at byte %d: %v", syntaxErr.Offset, syntaxErr)
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return "malformed JSON: the message ends too soon"
+	}
+	if strings.HasPrefix(err.Error(), "json: unknown field ") {
+		return "unknown field " + strings.TrimPrefix(err.Error(), "json: unknown field ")
+	}
+	return "malformed JSON: " + strings.TrimPrefix(err.Error(), "json: ")
+}
+
+// wantedKind names the JSON kind a Go field takes.
+func wantedKind(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a whole number"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Slice, reflect.Array:
+		return "a list"
+	}
+	return "an object"
+}
+
+// jsonKind names the kind of JSON value encoding/json reports ("number 1e400" is a number).
+func jsonKind(value string) string {
+	kind, _, _ := strings.Cut(value, " ")
+	switch kind {
+	case "string", "number", "object":
+		return "a " + kind
+	case "array":
+		return "a list"
+	case "bool":
+		return "true or false"
+	}
+	return kind
 }
 
 // Server-to-client messages that the hub itself sends (the rooms send the others).

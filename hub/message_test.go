@@ -22,14 +22,18 @@ func TestDecodeMessage(t *testing.T) {
 		{"unknown fields are ignored", `{"type":"resign","room":"abc","colour":"red"}`, "", false},
 		{"not JSON", `hello`, "malformed JSON", false},
 		{"truncated", `{"type":"join"`, "malformed JSON", false},
-		{"array", `[1]`, "malformed JSON", false},
+		{"array", `[1]`, "must be a JSON object, not a list", false},
 		{"two objects", `{"type":"ping"}{"type":"ping"}`, "one JSON object", false},
 		{"missing type", `{"room":"abc"}`, "missing type", false},
 		{"unknown type", `{"type":"teleport","room":"abc"}`, "unknown message type", true},
 		{"no room", `{"type":"move","move":"f5"}`, "needs a room", false},
 		{"reply without accept", `{"type":"undo_reply","room":"abc"}`, "accept", false},
 		{"long field", `{"type":"sit","room":"abc","name":"` + strings.Repeat("x", 200) + `"}`, "longer than", false},
-		{"wrong field type", `{"type":"move","room":"abc","at":"seven"}`, "malformed JSON", false},
+		{"wrong field type", `{"type":"move","room":"abc","at":"seven"}`, "at must be a whole number, not a string", false},
+		{"move as a number", `{"type":"move","id":78,"room":"r","move":-1}`, "move must be a string, not a number", false},
+		{"type as a number", `{"type":5}`, "type must be a string, not a number", false},
+		{"room as a number", `{"type":"join","room":123}`, "room must be a string, not a number", false},
+		{"accept as a string", `{"type":"draw_reply","room":"r","accept":"yes"}`, "accept must be true or false, not a string", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m, err := DecodeMessage([]byte(tc.frame))
@@ -48,6 +52,25 @@ func TestDecodeKeepsID(t *testing.T) {
 	m, err := DecodeMessage([]byte(`{"type":"teleport","id":42,"room":"r"}`))
 	require.Error(t, err)
 	require.Equal(t, int64(42), *m.ID, "the error answer can name the request")
+
+	// A field of the wrong kind: the answer still carries the id and the room, and the
+	// words are the protocol's, not Go's.
+	for _, frame := range []string{
+		`{"type":"move","id":78,"room":"r","move":-1}`,
+		`{"type":"move","id":78,"room":"r","at":"x"}`,
+		`{"type":5,"id":78,"room":"r"}`,
+	} {
+		m, err := DecodeMessage([]byte(frame))
+		require.Error(t, err, frame)
+		require.NotNil(t, m.ID, frame)
+		require.Equal(t, int64(78), *m.ID, frame)
+		require.Equal(t, "r", m.Room, frame)
+		require.NotContains(t, err.Error(), "Go struct", frame)
+		require.NotContains(t, err.Error(), "ClientMessage", frame)
+	}
+	m, err = DecodeMessage([]byte(`{"type":"join","id":7,"room":123}`))
+	require.ErrorContains(t, err, "room must be a string")
+	require.Equal(t, int64(7), *m.ID)
 }
 
 // FuzzDecodeMessage checks that no frame panics the decoder, and that whatever it

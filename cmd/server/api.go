@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"log/slog"
+	"mime"
 	"net/http"
 	"strconv"
 	"time"
@@ -31,8 +33,18 @@ func newMux(svc *rooms.Service, h *hub.Hub, reg *prometheus.Registry, log *slog.
 	mux.HandleFunc("GET /api/rooms/{id}/analysis", api.analysis)
 	mux.HandleFunc("GET /api/games", api.games)
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, http.StatusNotFound, rooms.CodeBadRequest, "no such API endpoint: "+r.Method+" "+r.URL.Path)
+		writeError(w, http.StatusNotFound, "not_found", "no such API endpoint: "+r.URL.Path)
 	})
+	// A path the API serves, asked with another method: 405 with the methods it takes.
+	for path, allow := range map[string]string{
+		"/api/rooms": "GET, HEAD, POST", "/api/rooms/{id}": "GET, HEAD",
+		"/api/rooms/{id}/analysis": "GET, HEAD", "/api/games": "GET, HEAD",
+	} {
+		mux.HandleFunc(path, func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Allow", allow)
+			writeError(w, http.StatusMethodNotAllowed, "method_not_allowed", r.Method+" is not allowed here; use "+allow)
+		})
+	}
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		w.Write([]byte("ok\n"))
 	})
@@ -88,17 +100,30 @@ func (a *api) writeRoomsError(w http.ResponseWriter, err error) {
 }
 
 func (a *api) createRoom(w http.ResponseWriter, r *http.Request) {
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+		writeError(w, http.StatusUnsupportedMediaType, "unsupported_media_type", "send the room's options as Content-Type: application/json")
+		return
+	}
 	var req rooms.CreateRequest
 	body := http.MaxBytesReader(w, r.Body, maxBodyBytes)
 	dec := json.NewDecoder(body)
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(&req); err != nil {
+	err := dec.Decode(&req)
+	if err == nil && dec.More() {
+		err = errors.New("one JSON object per request")
+	} else if err == nil {
+		// Anything but white space after the object is an error too.
+		if _, extra := dec.Token(); extra != io.EOF {
+			err = errors.New("one JSON object per request")
+		}
+	}
+	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
 			writeError(w, http.StatusRequestEntityTooLarge, "too_large", "the request body is over 16 KiB")
 			return
 		}
-		writeError(w, http.StatusBadRequest, rooms.CodeBadRequest, "malformed JSON: "+err.Error())
+		writeError(w, http.StatusBadRequest, rooms.CodeBadRequest, hub.DescribeJSONError(err))
 		return
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), 5*time.Second)

@@ -81,6 +81,7 @@ type client struct {
 	msgs    chan msg
 	next    atomic.Int64
 	gone    chan struct{}
+	err     error // why the reader stopped; read after gone is closed
 }
 
 func dial(t testing.TB, addr string) *client {
@@ -94,6 +95,7 @@ func dial(t testing.TB, addr string) *client {
 		for {
 			_, data, err := ws.ReadMessage()
 			if err != nil {
+				c.err = err
 				return
 			}
 			var m msg
@@ -407,18 +409,33 @@ func TestHostileInput(t *testing.T) {
 		m := c.waitFor("error for "+tc.frame, func(m msg) bool { return m.str("type") == "error" })
 		require.Equal(t, tc.code, m.str("code"), tc.frame)
 	}
-	// A flood is rate-limited.
-	limited := false
-	for range 30 {
-		c.ws.WriteJSON(msg{"type": "ping"})
+	// A flood is rate-limited: the messages over the limit are refused, the first with a
+	// rate_limited error that carries its id, the rest of that second unanswered.
+	for i := range 30 {
+		c.ws.WriteJSON(msg{"type": "ping", "id": 1000 + i})
 	}
-	for range 30 {
-		m := c.waitFor("pong or error", func(m msg) bool { return m.str("type") == "pong" || m.str("type") == "error" })
-		if m.str("code") == "rate_limited" {
-			limited = true
+	limited := c.waitFor("rate_limited", func(m msg) bool { return m.str("code") == "rate_limited" })
+	require.GreaterOrEqual(t, limited.num("id"), int64(1000))
+	// Ask again until the limit lets a ping through: by its pong every earlier answer has
+	// arrived, and far fewer than 30 of them.
+	answered := 1 + len(c.pending)
+	retry := time.NewTicker(300 * time.Millisecond)
+	defer retry.Stop()
+	for done := false; !done; {
+		select {
+		case m := <-c.msgs:
+			if m.num("id") == 2000 && m.str("type") == "pong" {
+				done = true
+			} else if m.num("id") >= 1000 && m.num("id") < 1030 {
+				answered++
+			}
+		case <-retry.C:
+			require.NoError(t, c.ws.WriteJSON(msg{"type": "ping", "id": 2000}))
+		case <-time.After(20 * time.Second):
+			t.Fatal("no ping got through after the flood")
 		}
 	}
-	require.True(t, limited)
+	require.Less(t, answered, 30, "refused messages beyond the first are not answered one by one")
 
 	// An oversized frame closes the connection.
 	big := dial(t, addr)
