@@ -2,6 +2,7 @@ package rooms
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"time"
 )
@@ -35,10 +36,21 @@ type analyzer struct {
 	cache map[string]analysisEntry
 }
 
-// analysisEntry is a cached analysis with the plies it judged.
+// analysisEntry is a cached analysis with the plies it judged and the raw judgements
+// behind its scores.
 type analysisEntry struct {
 	Analysis
-	plies []string
+	plies  []string
+	judged []judgement
+}
+
+// judgement is the engine's view of one position: the score from black's view, the side
+// to move, and whether the score is proven (a finished game or a forced win) rather than
+// estimated.
+type judgement struct {
+	score  int
+	toMove Side
+	proven bool
 }
 
 func newAnalyzer() *analyzer {
@@ -95,6 +107,7 @@ func (s *Service) Analyze(ctx context.Context, id string) (Analysis, error) {
 	if err != nil {
 		return Analysis{}, err
 	}
+	judged := make([]judgement, 0, len(st.plies)+1)
 	for i := 0; i <= len(st.plies); i++ {
 		if i > 0 {
 			p := st.plies[i-1]
@@ -107,16 +120,17 @@ func (s *Service) Analyze(ctx context.Context, id string) (Analysis, error) {
 				return Analysis{}, err
 			}
 		}
-		if ok && i <= same && i < len(cached.Evals) {
-			out.Evals = append(out.Evals, cached.Evals[i])
+		if ok && i <= same && i < len(cached.judged) {
+			judged = append(judged, cached.judged[i])
 			continue
 		}
-		score, err := kind.evaluate(ctx, g)
+		j, err := kind.evaluate(ctx, g)
 		if err != nil {
 			return Analysis{}, err
 		}
-		out.Evals = append(out.Evals, score)
+		judged = append(judged, j)
 	}
+	out.Evals = kind.graph(judged)
 	a.mu.Lock()
 	if len(a.cache) >= analysisCacheMx {
 		for k := range a.cache { // forget an arbitrary one: a cache, not a record
@@ -124,47 +138,42 @@ func (s *Service) Analyze(ctx context.Context, id string) (Analysis, error) {
 			break
 		}
 	}
-	a.cache[id] = analysisEntry{Analysis: out, plies: plies}
+	a.cache[id] = analysisEntry{Analysis: out, plies: plies, judged: judged}
 	a.mu.Unlock()
 	return out, nil
 }
 
-// evaluate scores one position from black's view on the graph's scale: a finished game
+// evaluate judges one position from black's view on the graph's scale: a finished game
 // scores its margin (Reversi) or the forced-win score (Gomoku); a search's proof of a win
 // scores the forced-win score, and its estimates stay below it.
-func (k *gameKind) evaluate(ctx context.Context, g position) (int, error) {
+func (k *gameKind) evaluate(ctx context.Context, g position) (judgement, error) {
 	win := k.info.WinScore
-	black := func(score int, toMove Side) int {
-		if toMove == White {
-			return -score
-		}
-		return score
-	}
 	if g.over() {
 		r := g.result()
 		margin := r.Margin
 		if win > 0 {
 			margin = win
 		}
+		j := judgement{toMove: g.toMove(), proven: true}
 		switch r.Winner {
 		case Black:
-			return margin, nil
+			j.score = margin
 		case White:
-			return -margin, nil
+			j.score = -margin
 		}
-		return 0, nil
+		return j, nil
 	}
 	if g.mustPass() {
 		g = g.clone()
 		if err := g.pass(); err != nil {
-			return 0, err
+			return judgement{}, err
 		}
 	}
 	sctx, cancel := context.WithTimeout(ctx, analysisPerPos)
 	defer cancel()
 	res, err := g.clone().search(sctx, k.analysisLevel, nil)
 	if err != nil {
-		return 0, err
+		return judgement{}, err
 	}
 	score := res.Score
 	if win > 0 {
@@ -177,7 +186,61 @@ func (k *gameKind) evaluate(ctx context.Context, g position) (int, error) {
 			score = -(win - 1)
 		}
 	}
-	return black(score, g.toMove()), nil
+	toMove := g.toMove()
+	if toMove == White {
+		score = -score
+	}
+	return judgement{score: score, toMove: toMove, proven: res.Exact}, nil
+}
+
+// graph turns a game's judgements into the graph's series. Where the side to move's
+// initiative is worth much (kind.tempo: Gomoku, where it is worth hundreds of units), a
+// raw series zigzags with every ply, since each position is scored with its mover's
+// advantage in it. The graph takes that advantage out: it is estimated from the game
+// itself, as the mean of the median mover's-view score of the positions with black to move
+// and of those with white to move (a lasting advantage of one side adds to one median what
+// it takes from the other, so it cancels), and subtracted from each estimate, so that the
+// scores of successive plies are comparable. Proven scores stay as they are.
+func (k *gameKind) graph(judged []judgement) []int {
+	out := make([]int, len(judged))
+	var movers [2][]int // mover's-view estimates, by side to move
+	for i, j := range judged {
+		out[i] = j.score
+		if i > 0 && !j.proven {
+			movers[j.toMove.Index()] = append(movers[j.toMove.Index()], moverView(j))
+		}
+	}
+	if !k.tempo || len(movers[0]) == 0 || len(movers[1]) == 0 {
+		return out
+	}
+	median := func(v []int) int {
+		slices.Sort(v)
+		return v[len(v)/2]
+	}
+	tempo := (median(movers[0]) + median(movers[1])) / 2
+	win := k.info.WinScore
+	for i, j := range judged {
+		if j.proven || i == 0 {
+			continue
+		}
+		v := moverView(j) - tempo
+		if j.toMove == White {
+			v = -v
+		}
+		if win > 0 {
+			v = max(-(win - 1), min(win-1, v))
+		}
+		out[i] = v
+	}
+	return out
+}
+
+// moverView is a judgement's score from the side to move's view.
+func moverView(j judgement) int {
+	if j.toMove == White {
+		return -j.score
+	}
+	return j.score
 }
 
 // sign is -1, 0 or 1.

@@ -88,6 +88,9 @@ type gameKind struct {
 	// analysisLevel is the engine's lowest level without deliberate randomness, so that
 	// the same position always gets the same score on the graph.
 	analysisLevel int
+	// tempo says that the side to move's initiative is worth so much in this game that
+	// the analysis graph takes it out of each score (analysis.go, graph).
+	tempo bool
 }
 
 // games lists the games the hall offers, by name.

@@ -54,6 +54,8 @@ var gomokuKind = &gameKind{
 	},
 	// Level 5 is the lowest that plays without randomness.
 	analysisLevel: 5,
+	// Having the move is worth hundreds of units (a three to extend, a four to block).
+	tempo: true,
 }
 
 // gomokuEngines are the idle Gomoku engines, shared by every bot worker and the analyser.
