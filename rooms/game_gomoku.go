@@ -81,12 +81,31 @@ func (g *gomokuPosition) play(move string) ([]string, error) {
 		return nil, errorf(CodeBadRequest, "%v", err)
 	}
 	if err := g.pos.Play(p); err != nil {
-		if errors.Is(err, gomoku.ErrGameOver) {
+		switch {
+		case errors.Is(err, gomoku.ErrGameOver):
 			return nil, errorf(CodeGameOver, "the game is over")
+		case errors.Is(err, gomoku.ErrForbidden):
+			return nil, errorf(CodeIllegalMove, "%s is forbidden to black under renju: it would make %s",
+				move, foulWords(g.pos.FoulAt(p)))
+		case errors.Is(err, gomoku.ErrOccupied):
+			return nil, errorf(CodeIllegalMove, "%s is taken", move)
 		}
 		return nil, illegal(move, err)
 	}
 	return nil, nil
+}
+
+// foulWords names a renju foul with its article, for a sentence.
+func foulWords(f gomoku.Foul) string {
+	switch f {
+	case gomoku.Overline:
+		return "an overline (six or more in a row)"
+	case gomoku.DoubleFour:
+		return "a double four (two fours at once)"
+	case gomoku.DoubleThree:
+		return "a double three (two open threes at once)"
+	}
+	return "a forbidden shape"
 }
 
 func (g *gomokuPosition) mustPass() bool { return false }

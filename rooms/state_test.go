@@ -404,6 +404,11 @@ func TestRenjuForbiddenPoint(t *testing.T) {
 	}
 	require.Contains(t, tb.st.view(0).Forbidden, "h8")
 	tb.fails(Command{Kind: CmdMove, Token: tb.tokens[Black], Move: "h8"}, CodeIllegalMove)
+	_, err := tb.st.decide(Command{Kind: CmdMove, Move: "h8", actor: Black}, t0)
+	require.EqualError(t, err, "rooms: illegal_move: h8 is forbidden to black under renju: it would make a double three (two open threes at once)",
+		"the refusal says why in the player's words")
+	_, err = tb.st.decide(Command{Kind: CmdMove, Move: "f8", actor: Black}, t0)
+	require.EqualError(t, err, "rooms: illegal_move: f8 is taken")
 }
 
 func TestCleanName(t *testing.T) {
