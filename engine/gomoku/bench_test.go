@@ -202,6 +202,18 @@ func BenchmarkDepth(b *testing.B) {
 // comparison with Rapfi's reported depth is about. Positions proven won
 // or lost inside the second count with the depth of the proof.
 func BenchmarkDepthPerSecond(b *testing.B) {
+	benchDepthWithin(b, gomoku.Limits{}, time.Second)
+}
+
+// BenchmarkDepthPerMillionNodes is BenchmarkDepthPerSecond with a budget
+// of a million nodes (Limits.Nodes) instead of the second: about a second
+// on an idle machine, and the same search however loaded the machine is.
+// (Under a node budget the deep screen, which needs a deadline, is off.)
+func BenchmarkDepthPerMillionNodes(b *testing.B) {
+	benchDepthWithin(b, gomoku.Limits{Nodes: 1_000_000}, 0)
+}
+
+func benchDepthWithin(b *testing.B, lim gomoku.Limits, d time.Duration) {
 	positions := append(append([]string(nil), benchPositions...), undecidedPositions...)
 	var depth, minDepth, maxDepth int
 	var nodes uint64
@@ -210,8 +222,11 @@ func BenchmarkDepthPerSecond(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		for _, rec := range positions {
 			board := mustBoard(b, rec)
-			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-			r, err := gomoku.NewEngine().Search(ctx, board, gomoku.Limits{})
+			ctx, cancel := context.Background(), context.CancelFunc(func() {})
+			if d > 0 {
+				ctx, cancel = context.WithTimeout(ctx, d)
+			}
+			r, err := gomoku.NewEngine().Search(ctx, board, lim)
 			cancel()
 			if err != nil {
 				b.Fatal(err)

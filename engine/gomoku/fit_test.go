@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -27,7 +28,7 @@ import (
 // turned into evaluation units by the scale of the current evaluation
 // (the K of P(win) = 1/(1+exp(-eval/K)) fitted on the same positions), so
 // that WinThreshold, the futility margins and the quiescence keep their
-// meaning. It prints the tables to paste into threat.go and search.go.
+// meaning. It prints the values to paste into eval.go.
 
 // fitFeatures are the evaluation's terms, in the order of fitNames.
 var fitNames = []string{
@@ -85,9 +86,9 @@ func fitFeatures(b *Board) []float64 {
 // currentWeights are the evaluation's values today, in fitNames order.
 func currentWeights() []float64 {
 	return []float64{
-		float64(patternValue[pB1]), float64(patternValue[pB2]), float64(patternValue[pF2]),
-		float64(patternValue[pB3]), float64(patternValue[pF3]), float64(patternValue[pB4]), float64(patternValue[pF4]),
-		float64(threatBonus[tThree2]), float64(threatBonus[tFourThree]), float64(threatBonus[tFlex4]),
+		float64(evalPatternValue[pB1]), float64(evalPatternValue[pB2]), float64(evalPatternValue[pF2]),
+		float64(evalPatternValue[pB3]), float64(evalPatternValue[pF3]), float64(evalPatternValue[pB4]), float64(evalPatternValue[pF4]),
+		float64(evalThreatBonus[tThree2]), float64(evalThreatBonus[tFourThree]), float64(evalThreatBonus[tFlex4]),
 		evalMoverFourThree, evalMoverThree2, evalOppOpenThree, evalOppFourThree, evalOppThree2, evalTempo,
 	}
 }
@@ -205,7 +206,14 @@ func TestFitEval(t *testing.T) {
 	for j := range scale {
 		scale[j] = math.Sqrt(scale[j]/float64(len(samples))) + 1e-9
 	}
-	const l2 = 1e-4
+	// The games are few and each game's positions share one result, so
+	// the fit is regularised towards today's weights (an L2 penalty on
+	// the change, in units of each feature's spread): GOMOKU_FIT_L2.
+	l2 := 0.01
+	if v, err := strconv.ParseFloat(os.Getenv("GOMOKU_FIT_L2"), 64); err == nil {
+		l2 = v
+	}
+	prior := append([]float64(nil), w...)
 	var loss float64
 	for it := 0; it < 3000; it++ {
 		grad := make([]float64, len(w))
@@ -225,7 +233,7 @@ func TestFitEval(t *testing.T) {
 			}
 		}
 		for j := range w {
-			g := grad[j]/float64(len(samples)) + l2*w[j]*scale[j]*scale[j]
+			g := grad[j]/float64(len(samples)) + l2*(w[j]-prior[j])*scale[j]*scale[j]
 			w[j] -= 0.5 * g / (scale[j] * scale[j])
 		}
 	}

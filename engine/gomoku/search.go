@@ -55,6 +55,7 @@ type Engine struct {
 	// searchUntil, when set, ends the main search before the deadline,
 	// leaving the rest to the deep screen of its choice (deepScreen).
 	searchUntil time.Time
+	nodeLimit   uint64 // Limits.Nodes
 	nodes       uint64
 	vcfBudget   int
 	pv          [maxPly][maxPly]int16
@@ -89,6 +90,10 @@ type Limits struct {
 	// Seed drives the randomness of the weak levels; 0 is a fixed default,
 	// so play is reproducible.
 	Seed int64
+	// Nodes, when > 0, ends the search after about this many nodes (main
+	// and threat search), like a deadline that does not depend on the
+	// machine's speed or load: for measurements that must be reproducible.
+	Nodes uint64
 }
 
 // Info describes the state of a search after an iteration.
@@ -128,7 +133,7 @@ func (e *Engine) Search(ctx context.Context, b *Board, lim Limits) (Result, erro
 		e.size, e.rule = b.size, b.rule
 	}
 	e.opt = levelOptions(lim.Level)
-	if _, ok := ctx.Deadline(); !ok && e.opt.depth > fullDepthWithoutDeadline {
+	if _, ok := ctx.Deadline(); !ok && lim.Nodes == 0 && e.opt.depth > fullDepthWithoutDeadline {
 		e.opt.depth = fullDepthWithoutDeadline
 	}
 	if lim.Depth > 0 {
@@ -138,6 +143,7 @@ func (e *Engine) Search(ctx context.Context, b *Board, lim Limits) (Result, erro
 	e.done = ctx.Done()
 	e.stopped = false
 	e.nodes = 0
+	e.nodeLimit = lim.Nodes
 	e.history = [2][maxCells]int32{}
 	e.killers = [maxPly][2]int16{}
 
@@ -310,6 +316,9 @@ func (e *Engine) checkStop() {
 			e.stopped = true
 		default:
 		}
+	}
+	if e.nodeLimit > 0 && e.nodes >= e.nodeLimit {
+		e.stopped = true
 	}
 	if !e.threatUntil.IsZero() || !e.searchUntil.IsZero() {
 		now := time.Now()
@@ -614,57 +623,6 @@ func (e *Engine) genMoves(b *Board, buf []scored, ttMove, ply int) []scored {
 		buf = buf[:n]
 	}
 	return buf
-}
-
-// Evaluation terms for the threats of the side to move ("mover") and of
-// the side that just moved, on top of the pattern totals. A four-three or
-// a double three of the mover wins unless the opponent can interpose
-// fours; the same shapes of the opponent cost the mover its move.
-const (
-	evalMoverFourThree = 4000
-	evalMoverThree2    = 2000
-	evalOppOpenThree   = 200
-	evalOppFourThree   = 800
-	evalOppThree2      = 400
-	// evalTempo is the move in hand. Without it the pattern totals favour
-	// the side that just moved (its stone is on the board, the mover's is
-	// not yet), and scores swung by about 1,000 between odd and even
-	// depths; 500 a side takes the swing out, so lines that end at
-	// different parities (the quiescence search adds one ply) compare
-	// fairly.
-	evalTempo = 500
-)
-
-// eval is the static evaluation from the side to move's view: the
-// difference of the two sides' pattern totals, plus the threat terms
-// above. (Weighting the side to move's total up by 20-50% measured no
-// better against the seed baseline.)
-func (e *Engine) eval(b *Board) int {
-	me := b.ToMove()
-	opp := me.Other()
-	s := int(b.total[me]) - int(b.total[opp]) + evalTempo
-	cm, co := &b.classCount[me], &b.classCount[opp]
-	renjuBlack := b.rule == Renju && me == Black
-	if co[tFour]+co[tFourThree]+co[tFlex4] == 0 {
-		switch {
-		case cm[tFourThree] > 0:
-			s += evalMoverFourThree
-		case cm[tThree2] > 0 && !renjuBlack:
-			s += evalMoverThree2
-		}
-	}
-	if co[tFlex4] > 0 {
-		s -= evalOppOpenThree
-	}
-	if cm[tFour]+cm[tFourThree]+cm[tFlex4] == 0 {
-		if co[tFourThree] > 0 {
-			s -= evalOppFourThree
-		}
-		if co[tThree2] > 0 && !(b.rule == Renju && opp == Black) {
-			s -= evalOppThree2
-		}
-	}
-	return s
 }
 
 // negamax is the principal-variation alpha-beta search.

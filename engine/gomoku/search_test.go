@@ -250,6 +250,11 @@ func TestSearchContract(t *testing.T) {
 	if err != nil || b.IsLegal(r.Best) != nil {
 		t.Fatalf("cancelled search: %v %v", r.Best, err)
 	}
+	// A node budget ends the search like a deadline.
+	r, err = NewEngine().Search(context.Background(), boardFrom(t, Freestyle, "h8i9g11i8h11h9g10i10i7"), Limits{Nodes: 300_000})
+	if err != nil || r.Nodes > 310_000 || r.Depth == 0 || r.Depth >= fullDepthWithoutDeadline {
+		t.Fatalf("300,000-node search: %d nodes, depth %d, %v", r.Nodes, r.Depth, err)
+	}
 	// A finished game is an error.
 	over := setup(t, 15, Freestyle, "d8 e8 f8 g8", "d9 e9 f9 g9")
 	over.Play(Point{7, 7})
@@ -629,4 +634,32 @@ func TestDeepScreen(t *testing.T) {
 	if won {
 		t.Fatalf("after %v the opponent still wins by threats", b.point(m))
 	}
+}
+
+// BenchmarkVCFSet gives the full engine (level 6) one second on each
+// puzzle of the suite's VCF set (vcfPuzzles, wins of 3 to 8 attacker
+// moves) with a fresh engine, and reports how many it proves won, and the
+// mean time to the proof.
+func BenchmarkVCFSet(b *testing.B) {
+	solved, n := 0, 0
+	var secs float64
+	for i := 0; i < b.N; i++ {
+		for _, pz := range vcfPuzzles {
+			board := boardFrom(b, Freestyle, pz.record)
+			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+			r, err := NewEngine().Search(ctx, board, Limits{})
+			cancel()
+			if err != nil {
+				b.Fatal(err)
+			}
+			n++
+			if r.Score >= WinThreshold {
+				solved++
+			}
+			secs += r.Elapsed.Seconds()
+		}
+	}
+	b.ReportMetric(float64(solved)/float64(b.N), "solved")
+	b.ReportMetric(float64(len(vcfPuzzles)), "puzzles")
+	b.ReportMetric(secs*1000/float64(n), "ms/puzzle")
 }
