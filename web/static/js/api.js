@@ -2,6 +2,7 @@
 
 import { API } from './config.js';
 import { ProtocolError } from './errors.js';
+import { DEFAULT_PRESETS, DEFAULT_BOUNDS } from './clock.js';
 
 /**
  * call fetches one API path and returns its JSON, or throws a ProtocolError
@@ -31,7 +32,8 @@ async function call(path, init) {
 
 /**
  * @typedef {{kind: 'open'} | {kind: 'bot', level: number}} SeatRequest
- * @typedef {{game: 'reversi'|'gomoku', size?: number, rule?: string, black: SeatRequest, white: SeatRequest}} CreateRequest
+ * @typedef {{game: 'reversi'|'gomoku', size?: number, rule?: string, black: SeatRequest, white: SeatRequest,
+ *   clock?: import('./clock.js').TimeControl}} CreateRequest
  */
 
 /**
@@ -53,12 +55,31 @@ export async function listRooms() {
 }
 
 /**
+ * @typedef {{game: string, sizes: number[], rules: string[], maxLevel: number, sizesByRule?: Record<string, number[]>}} GameOffer
+ * @typedef {{games: GameOffer[], clockPresets: import('./clock.js').TimeControl[], clockBounds: import('./clock.js').ClockBounds}} Offer
+ */
+
+/**
+ * listOffer returns what can be played: the games (sizes, rules, the highest
+ * bot level), the clock presets and the bounds of a custom clock. A server
+ * that sends no clock fields gets docs/protocol.md's.
+ * @returns {Promise<Offer>}
+ */
+export async function listOffer() {
+  const body = await call('/games');
+  return {
+    games: body.games || [],
+    clockPresets: Array.isArray(body.clockPresets) && body.clockPresets.length ? body.clockPresets : [...DEFAULT_PRESETS],
+    clockBounds: body.clockBounds || DEFAULT_BOUNDS,
+  };
+}
+
+/**
  * listGames returns what can be played: sizes, rules and the highest bot level per game.
- * @returns {Promise<{game: string, sizes: number[], rules: string[], maxLevel: number}[]>}
+ * @returns {Promise<GameOffer[]>}
  */
 export async function listGames() {
-  const body = await call('/games');
-  return body.games || [];
+  return (await listOffer()).games;
 }
 
 /**

@@ -1,6 +1,6 @@
-// Controls: a seated player's buttons (undo, resign, switch sides, rematch,
-// leave the seat), the line that says a spectator is watching, and the result
-// once the game is over.
+// Controls: a seated player's buttons (undo, draw, abort, resign, switch
+// sides, rematch, leave the seat or call the invitation off), the line that
+// says a spectator is watching, and the result once the game is over.
 
 import { h, replace } from './dom.js';
 import { other, resultText } from './store.js';
@@ -48,9 +48,21 @@ export function controlsPart(actions) {
         });
         if (resignArmed) resign.classList.add('danger');
         buttons.push(resign);
-        buttons.push(btn('switch', 'Switch sides', !can.switchSides, () => actions.send({ type: 'switch' })));
-        buttons.push(btn('rematch', 'Rematch', !can.rematch, () => actions.send({ type: 'rematch' })));
-        buttons.push(btn('stand', 'Leave seat', !can.stand, () => actions.send({ type: 'stand' })));
+        // Between people: a draw offer (which accepts the opponent's), and an
+        // abort before both sides have moved.
+        if (opp?.kind === 'human') {
+          buttons.push(btn('draw', can.answerDraw ? 'Accept draw' : 'Offer draw', !can.offerDraw, () => actions.send({ type: 'draw' }),
+            can.answerDraw ? 'Accept the draw your opponent offers' : 'Offer a draw'));
+        }
+        if (can.abort) buttons.push(btn('abort', 'Abort', false, () => actions.send({ type: 'abort' }), 'Abort the game: no result, allowed before both sides have moved'));
+        if (opp?.kind !== 'human') buttons.push(btn('switch', 'Switch sides', !can.switchSides, () => actions.send({ type: 'switch' })));
+        buttons.push(btn('rematch', can.answerRematch ? 'Accept rematch' : 'Rematch', !can.rematch, () => actions.send({ type: 'rematch' }),
+          opp?.kind === 'human' ? 'Offer a rematch with the colours swapped' : 'Start a rematch with the colours swapped'));
+        if (can.cancelInvite) {
+          buttons.push(btn('cancel-invite', 'Cancel invitation', false, () => actions.cancelInvite(), 'Cancel the invitation: leave your seat and the room'));
+        } else {
+          buttons.push(btn('stand', 'Leave seat', !can.stand, () => actions.send({ type: 'stand' })));
+        }
       } else {
         buttons.push(h('p', { class: 'muted small spectating' }, 'You are watching this game.'));
       }

@@ -1,11 +1,14 @@
-// Lobby: open rooms, live games to watch, and the form to create a room.
+// Lobby: open rooms, live games to watch, and the form to create a room: the
+// game, the time control, the creator's colour and the opponent (a person
+// invited by link, or a bot).
 
 import { h, replace } from './dom.js';
-import { createRoom, listGames, listRooms } from './api.js';
+import { createRoom, listOffer, listRooms } from './api.js';
 import { ProtocolError, errorText } from './errors.js';
 import { toast } from './toast.js';
-import { playerName, setPlayerName, NAME_MAX } from './prefs.js';
-import { seatName, capital, spectators } from './store.js';
+import { playerName, setPlayerName, saveSitIntent, NAME_MAX } from './prefs.js';
+import { seatName, capital, spectators, plural } from './store.js';
+import { describeControl, customControl, DEFAULT_PRESETS, DEFAULT_BOUNDS } from './clock.js';
 import { eyeIcon } from './icons.js';
 
 /** LOBBY_REFRESH_MS is how often the lobby asks for the room list while it is on screen. */
@@ -21,12 +24,29 @@ const FALLBACK_GAMES = [
 const RULE_NAMES = /** @type {Record<string, string>} */ ({ freestyle: 'Freestyle', standard: 'Standard (exactly five)', renju: 'Renju' });
 
 /**
- * describeRoom writes a room's game in a few words: "Reversi", "Gomoku 15×15 renju".
- * @param {{game: string, size: number, rule: string}} r
+ * describeRoom writes a room's game in a few words, with its time control
+ * when it has one: "Reversi", "Gomoku 15×15 · renju", "Reversi · 3+2".
+ * @param {{game: string, size: number, rule: string, clock?: import('./clock.js').TimeControl|import('./clock.js').ClockState|null}} r
  */
 export function describeRoom(r) {
-  if (r.game === 'reversi') return 'Reversi';
-  return `Gomoku ${r.size}×${r.size}${r.rule ? ` · ${r.rule}` : ''}`;
+  const game = r.game === 'reversi' ? 'Reversi' : `Gomoku ${r.size}×${r.size}${r.rule ? ` · ${r.rule}` : ''}`;
+  return r.clock && r.clock.kind !== 'untimed' ? `${game} · ${describeControl(r.clock)}` : game;
+}
+
+/**
+ * @typedef {'black'|'white'|'random'} ColourChoice
+ */
+
+/**
+ * creatorSeat is the seat the creator takes: the colour chosen, or one drawn
+ * at random (random in [0, 1)).
+ * @param {ColourChoice} choice
+ * @param {number} random
+ * @returns {'black'|'white'}
+ */
+export function creatorSeat(choice, random) {
+  if (choice === 'black' || choice === 'white') return choice;
+  return random < 0.5 ? 'black' : 'white';
 }
 
 /**
@@ -38,6 +58,9 @@ export function describeRoom(r) {
 export function mountLobby(root, navigate) {
   document.title = 'Board Hall: Reversi and Gomoku';
   let games = FALLBACK_GAMES;
+  /** @type {import('./clock.js').TimeControl[]} */
+  let presets = [...DEFAULT_PRESETS];
+  let bounds = DEFAULT_BOUNDS;
   let stopped = false;
   /** @type {any} */
   let timer = null;
@@ -58,11 +81,14 @@ export function mountLobby(root, navigate) {
     ),
   );
 
-  listGames().then(
-    (g) => {
-      if (stopped || !g.length) return;
-      games = g;
+  listOffer().then(
+    (o) => {
+      if (stopped || !o.games.length) return;
+      games = o.games;
+      presets = o.clockPresets;
+      bounds = o.clockBounds;
       form.update();
+      form.updateClocks();
     },
     (e) => toast(errorText(e.code, e.serverMessage), 'error', e.code),
   );
@@ -118,7 +144,8 @@ export function mountLobby(root, navigate) {
       ),
       h('div', { class: 'room-meta' },
         h('span', { title: 'Discs or stones, black–white', 'aria-label': `Score ${score}` }, score),
-        h('span', { title: 'Plies played' }, `${r.plies ?? 0} plies`),
+        r.clock && r.clock.kind !== 'untimed' ? h('span', { title: 'Time control' }, describeControl(r.clock)) : null,
+        h('span', { title: 'Plies played' }, plural(r.plies ?? 0, 'ply', 'plies')),
         h('span', { title: 'Spectators', 'aria-label': `${spectators(r)} watching` }, eyeIcon(), ` ${spectators(r)}`),
       ),
       h('a', { class: 'button small', href: url, 'data-link': '', 'aria-label': `${action} ${describeRoom(r)} ${r.id}` }, action),
@@ -133,14 +160,21 @@ export function mountLobby(root, navigate) {
     const rule = /** @type {HTMLSelectElement} */ (h('select', { id: 'gomoku-rule', name: 'rule' }));
     const gomokuOpts = h('div', { class: 'row gomoku-only' },
       h('label', null, 'Board ', size), h('label', null, 'Rule ', rule));
-    const black = seatPicker('black', 'open');
-    const white = seatPicker('white', 'bot');
+    const clock = clockPicker();
+    const colour = h('fieldset', { class: 'segmented', id: 'colour-pick' }, h('legend', null, 'You play'),
+      radio('colour', 'black', 'Black (moves first)', true), radio('colour', 'white', 'White', false), radio('colour', 'random', 'Random', false));
+    const opponent = opponentPicker();
+    const hint = h('p', { class: 'muted small', id: 'create-hint' });
     const submit = h('button', { type: 'submit', class: 'button primary', id: 'create-room' }, 'Create room');
     const el = h('form', { class: 'create-form', 'aria-label': 'Create a room' },
       h('label', { class: 'name-field' }, 'Your name ', name),
-      game, gomokuOpts, black.el, white.el,
-      h('p', { class: 'muted small' }, 'You take the first open seat; share the invite link for the other.'),
-      submit);
+      game, gomokuOpts, clock.el, colour, opponent.el, hint, submit);
+
+    function syncHint() {
+      hint.textContent = opponent.value().kind === 'bot'
+        ? 'You play the bot as soon as the room is made.'
+        : 'You take the seat of your colour; then send the invite link to your opponent. Anyone else who opens it watches.';
+    }
 
     function current() {
       const g = /** @type {HTMLInputElement|null} */ (el.querySelector('input[name=game]:checked'))?.value || 'reversi';
@@ -156,8 +190,7 @@ export function mountLobby(root, navigate) {
       if (keepSize && info.sizes.includes(Number(keepSize))) size.value = keepSize;
       if (keepRule && info.rules.includes(keepRule)) rule.value = keepRule;
       syncRule();
-      black.setMax(info.maxLevel);
-      white.setMax(info.maxLevel);
+      opponent.setMax(info.maxLevel);
     }
     // Renju is defined on the 15x15 board only; the server refuses it on 19x19.
     function syncRule() {
@@ -170,6 +203,7 @@ export function mountLobby(root, navigate) {
       const name = /** @type {HTMLInputElement} */ (e.target).name;
       if (name === 'game') update();
       if (name === 'size') syncRule();
+      syncHint();
     });
     el.addEventListener('submit', async (e) => {
       e.preventDefault();
@@ -179,9 +213,20 @@ export function mountLobby(root, navigate) {
         name.focus();
         return;
       }
+      const tc = clock.value();
+      if ('error' in tc) {
+        toast(tc.error, 'error', 'bad_request');
+        clock.focus();
+        return;
+      }
       const info = current();
+      const picked = /** @type {HTMLInputElement|null} */ (el.querySelector('input[name=colour]:checked'))?.value || 'black';
+      const mine = creatorSeat(/** @type {ColourChoice} */ (picked), Math.random());
+      const theirs = mine === 'black' ? 'white' : 'black';
       /** @type {import('./api.js').CreateRequest} */
-      const req = { game: /** @type {any} */ (info.game), black: black.value(), white: white.value() };
+      const req = { game: /** @type {any} */ (info.game), black: { kind: 'open' }, white: { kind: 'open' } };
+      req[theirs] = opponent.value();
+      if (tc.clock.kind !== 'untimed') req.clock = tc.clock;
       if (info.game === 'gomoku') {
         req.size = Number(size.value);
         req.rule = rule.value;
@@ -189,6 +234,7 @@ export function mountLobby(root, navigate) {
       submit.setAttribute('disabled', '');
       try {
         const res = await createRoom(req);
+        saveSitIntent(res.id, mine);
         navigate(`/r/${encodeURIComponent(res.id)}`);
       } catch (err) {
         const pe = /** @type {ProtocolError} */ (err);
@@ -198,7 +244,8 @@ export function mountLobby(root, navigate) {
       }
     });
     update();
-    return { el, update };
+    syncHint();
+    return { el, update, updateClocks: () => clock.setChoices(presets, bounds) };
   }
 
   return () => {
@@ -218,20 +265,19 @@ function radio(name, value, label, checked) {
 }
 
 /**
- * seatPicker is the form's choice for one seat: a person or a bot of some level.
- * @param {'black'|'white'} seat
- * @param {'open'|'bot'} initial
+ * opponentPicker is the form's choice of opponent: a person (invited by
+ * link) or a bot of some level.
  */
-function seatPicker(seat, initial) {
-  const level = /** @type {HTMLInputElement} */ (h('input', { type: 'range', min: 1, max: 10, value: 3, id: `${seat}-level`, 'aria-label': `${capital(seat)} bot level` }));
-  const out = h('output', { for: `${seat}-level` }, '3');
+function opponentPicker() {
+  const level = /** @type {HTMLInputElement} */ (h('input', { type: 'range', min: 1, max: 10, value: 3, id: 'bot-level', 'aria-label': 'Bot level' }));
+  const out = h('output', { for: 'bot-level' }, '3');
   level.addEventListener('input', () => (out.textContent = level.value));
   const levelRow = h('span', { class: 'level' }, 'Level ', level, out);
-  const el = h('fieldset', { class: 'seat-pick' },
-    h('legend', null, h('span', { class: `dot dot-${seat}`, 'aria-hidden': 'true' }), ` ${capital(seat)}${seat === 'black' ? ' (moves first)' : ''}`),
-    h('div', { class: 'segmented' }, radio(`${seat}-kind`, 'open', 'Person', initial === 'open'), radio(`${seat}-kind`, 'bot', 'Bot', initial === 'bot')),
+  const el = h('fieldset', { class: 'seat-pick', id: 'opponent-pick' },
+    h('legend', null, 'Opponent'),
+    h('div', { class: 'segmented' }, radio('opponent', 'open', 'A person (invite)', true), radio('opponent', 'bot', 'Bot', false)),
     levelRow);
-  const kind = () => /** @type {HTMLInputElement|null} */ (el.querySelector(`input[name=${seat}-kind]:checked`))?.value || 'open';
+  const kind = () => /** @type {HTMLInputElement|null} */ (el.querySelector('input[name=opponent]:checked'))?.value || 'open';
   const sync = () => (levelRow.hidden = kind() !== 'bot');
   el.addEventListener('change', sync);
   sync();
@@ -244,6 +290,68 @@ function seatPicker(seat, initial) {
       level.max = String(max);
       if (Number(level.value) > max) level.value = String(max);
       out.textContent = level.value;
+    },
+  };
+}
+
+/**
+ * clockPicker is the form's time control: untimed, a Fischer preset, a
+ * custom Fischer clock (minutes + increment seconds, checked against the
+ * server's bounds) or correspondence days.
+ */
+function clockPicker() {
+  const select = /** @type {HTMLSelectElement} */ (h('select', { id: 'time-control', name: 'clock' }));
+  const minutes = /** @type {HTMLInputElement} */ (h('input', { type: 'number', id: 'clock-minutes', name: 'minutes', min: 0.25, step: 0.25, value: 5, inputmode: 'decimal' }));
+  const increment = /** @type {HTMLInputElement} */ (h('input', { type: 'number', id: 'clock-increment', name: 'increment', min: 0, step: 1, value: 3, inputmode: 'numeric' }));
+  const custom = h('div', { class: 'row custom-clock' },
+    h('label', null, 'Minutes ', minutes), h('label', null, 'Increment (s) ', increment));
+  const el = h('div', { class: 'clock-pick' }, h('label', null, 'Time control ', select), custom);
+  /** @type {import('./clock.js').ClockBounds} */
+  let bounds = DEFAULT_BOUNDS;
+  /** @type {Record<string, import('./clock.js').TimeControl>} */
+  let byValue = {};
+
+  /**
+   * @param {import('./clock.js').TimeControl[]} presets
+   * @param {import('./clock.js').ClockBounds} b
+   */
+  function setChoices(presets, b) {
+    bounds = b;
+    const keep = select.value;
+    byValue = { untimed: { kind: 'untimed' } };
+    /** @type {HTMLElement[]} */
+    const fischer = presets.map((p) => {
+      const v = `fischer:${p.base}+${p.increment ?? 0}`;
+      byValue[v] = p;
+      return h('option', { value: v }, describeControl(p));
+    });
+    fischer.push(h('option', { value: 'custom' }, 'Custom…'));
+    const days = b.days.map((d) => {
+      const v = `days:${d}`;
+      byValue[v] = { kind: 'correspondence', days: d };
+      return h('option', { value: v }, describeControl({ kind: 'correspondence', days: d }));
+    });
+    replace(select,
+      h('option', { value: 'untimed' }, 'Untimed'),
+      h('optgroup', { label: 'Clock (minutes + seconds a move)' }, fischer),
+      h('optgroup', { label: 'Correspondence' }, days));
+    minutes.min = String(b.baseMin / 60);
+    minutes.max = String(b.baseMax / 60);
+    increment.max = String(b.incrementMax);
+    select.value = keep && (keep === 'custom' || Object.hasOwn(byValue, keep)) ? keep : 'untimed';
+    sync();
+  }
+  const sync = () => (custom.hidden = select.value !== 'custom');
+  select.addEventListener('change', sync);
+  setChoices([...DEFAULT_PRESETS], DEFAULT_BOUNDS);
+  return {
+    el,
+    setChoices,
+    focus: () => (select.value === 'custom' ? minutes : select).focus(),
+    /** @returns {{clock: import('./clock.js').TimeControl} | {error: string}} */
+    value() {
+      if (select.value === 'custom') return customControl(Number(minutes.value), Number(increment.value), bounds);
+      return { clock: byValue[select.value] ?? { kind: 'untimed' } };
     },
   };
 }

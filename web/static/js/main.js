@@ -16,7 +16,7 @@ function route() {
   unmount = null;
   const path = location.pathname;
   const id = roomId(path);
-  if (id) unmount = mountRoom(root, id);
+  if (id) unmount = mountRoom(root, id, navigate);
   else if (path === '/' || path === '/index.html') unmount = mountLobby(root, navigate);
   else {
     document.title = 'Not found · Board Hall';

@@ -22,11 +22,35 @@ const NOTICES = Object.freeze({
   undo_decline: (ev, who) => (who.me && ev.seat !== who.me ? 'Your take-back request was declined.' : ''),
   undo: (ev) => `${ev.plies === 1 ? 'One ply was' : `${ev.plies} plies were`} taken back.`,
   resign: (ev, who) => (ev.seat !== who.me ? `${capital(ev.seat)} resigned.` : ''),
-  rematch: () => 'A new game has started.',
+  // A rematch in another room: the players' pages follow it, spectators get the link.
+  rematch: (ev, who) => (!ev.next ? 'A new game has started.' : who.was ? 'Rematch agreed: on to the next game.' : 'The players started a rematch: follow “Next game” to watch it.'),
+  rematch_offer: (ev, who) => (ev.seat !== who.me ? `${capital(ev.seat)} offers a rematch.` : ''),
+  rematch_decline: (ev, who) => (who.me && ev.seat !== who.me ? 'Your rematch offer was declined.' : ''),
+  draw_offer: (ev, who) => (ev.seat !== who.me ? `${capital(ev.seat)} offers a draw.` : ''),
+  draw_decline: (ev, who) => (who.me && ev.seat !== who.me ? 'Your draw offer was declined.' : ''),
+  draw: () => 'The game is drawn by agreement.',
+  flag: (ev) => `${capital(ev.seat)}'s time ran out.`,
+  abort: () => 'The game was aborted: no result.',
+  claim: (ev, who) => claimNotice(ev, who),
   // Someone else sat down: not this tab, whose own sit may be answered after its event.
   seat: (ev, who) => (ev.kind === 'human' && ev.seat !== who.was && ev.seat !== who.me && ev.seat !== who.sitting
     ? `${ev.name} sat down as ${ev.seat}.` : ''),
 });
+
+/**
+ * claimNotice says what the player who stayed claimed: the event's `claim`
+ * (docs/protocol.md; `kind` is read too, as an earlier draft named it).
+ * @param {RoomEvent} ev
+ * @param {Viewer} who
+ * @returns {string}
+ */
+function claimNotice(ev, who) {
+  const kind = ev.claim ?? ev.kind;
+  const by = ev.seat === who.me ? 'You' : capital(ev.seat);
+  if (kind === 'win') return `${by} claimed the win after the opponent left.`;
+  if (kind === 'draw') return `${by} called the game a draw after the opponent left.`;
+  return `${by} aborted the game after the opponent left.`;
+}
 
 /**
  * eventNotice says an event in words for the person looking at this tab.

@@ -14,7 +14,8 @@
  * @typedef {object} RoomActions what the page's controls ask for; room.js does it
  * @property {(move: string) => void} play play a move on the board
  * @property {(msg: Command) => void} send send a player's command (undo, resign, set_seat...)
- * @property {(seat: Seat) => void} sit take an open seat
+ * @property {(seat: Seat, name?: string) => void} sit take an open seat, in the name given (which the browser then remembers) or the one it remembers
+ * @property {() => void} cancelInvite the creator calls the invitation off: stand up and leave the room
  * @property {(ply: number|null) => void} showPly show the position after ply plies, or the live one (null)
  * @property {() => void} redraw draw the page again from the latest session, because
  * a part's own look changed (an armed button, an answer it fetched); nothing once the page has left the room

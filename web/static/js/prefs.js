@@ -31,6 +31,16 @@ export function playerName() {
 }
 
 /**
+ * savedName returns the name saved in this browser, or '' when there is none
+ * (the seat card then asks for one instead of making one up).
+ * @returns {string}
+ */
+export function savedName() {
+  const saved = storage()?.getItem(KEY_PREFIX + 'name');
+  return saved ? cleanName(saved) : '';
+}
+
+/**
  * setPlayerName saves the name (trimmed, at most NAME_MAX characters, without
  * control characters, which the server refuses).
  * @param {string} name
@@ -82,4 +92,36 @@ export function saveSeatGrant(room, grant) {
   if (!s) return;
   if (grant) s.setItem(KEY_PREFIX + 'seat.' + room, JSON.stringify(grant));
   else s.removeItem(KEY_PREFIX + 'seat.' + room);
+}
+
+/** @returns {Storage|null} */
+function tabStorage() {
+  try {
+    return globalThis.sessionStorage ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * saveSitIntent notes, for this tab only, the seat the creator of a room chose,
+ * which the room page takes once it has joined.
+ * @param {string} room
+ * @param {'black'|'white'} seat
+ */
+export function saveSitIntent(room, seat) {
+  tabStorage()?.setItem(KEY_PREFIX + 'sitOn.' + room, seat);
+}
+
+/**
+ * takeSitIntent returns the seat saveSitIntent noted for a room, and forgets
+ * it: a reload or a later visit seats no one by itself.
+ * @param {string} room
+ * @returns {'black'|'white'|null}
+ */
+export function takeSitIntent(room) {
+  const s = tabStorage();
+  const seat = s?.getItem(KEY_PREFIX + 'sitOn.' + room);
+  s?.removeItem(KEY_PREFIX + 'sitOn.' + room);
+  return seat === 'black' || seat === 'white' ? seat : null;
 }

@@ -11,11 +11,11 @@ import { socketURLs } from './config.js';
 import { listGames } from './api.js';
 import { ProtocolError } from './errors.js';
 import { toast, banner } from './toast.js';
-import { playerName, seatGrant, saveSeatGrant } from './prefs.js';
+import { playerName, setPlayerName, seatGrant, saveSeatGrant, takeSitIntent } from './prefs.js';
 import { createStore } from './store.js';
 import {
   newSession, linkChanged, linkOpened, bannerText, joinStarted, sitAsked, movePlayed, answered, refused, received,
-  grantRead, gamesListed, showPly, left,
+  grantRead, gamesListed, showPly, left, inviteCancelled,
 } from './session.js';
 import { RoomView, showConnecting, showNotFound } from './roomview.js';
 
@@ -25,23 +25,34 @@ import { RoomView, showConnecting, showNotFound } from './roomview.js';
 /** @typedef {import('./session.js').Command} Command */
 
 /**
- * mountRoom shows room id in root, connects, takes the free seat when there
- * is one (or the saved seat after a refresh), and returns a function that
- * leaves the room.
+ * now is the time a step happens at: the page's monotonic clock, which every
+ * count-down uses, and the wall clock for the rare claimAt without a server
+ * time beside it.
+ * @returns {import('./session.js').Now}
+ */
+function now() {
+  return { mono: performance.now(), wall: Date.now() };
+}
+
+/**
+ * mountRoom shows room id in root, connects, takes the seat back after a
+ * refresh (or, for the room's creator, the colour they chose), and returns a
+ * function that leaves the room. Anyone else watches until they take a seat.
  * @param {HTMLElement} root
  * @param {string} id
+ * @param {(path: string) => void} navigate shows another page (the next game of a rematch, the lobby)
  * @returns {() => void}
  */
-export function mountRoom(root, id) {
+export function mountRoom(root, id, navigate) {
   document.title = `Room ${id} · Board Hall`;
   showConnecting(root);
-  const store = createStore(newSession(id));
+  const store = createStore(newSession(id, { sitOn: takeSitIntent(id) }));
   /** @type {RoomView|null} built when the first state arrives */
   let roomView = null;
 
   const conn = new Connection({
     urls: socketURLs(),
-    onMessage: (msg) => apply(received(store.get(), msg)),
+    onMessage: (msg) => apply(received(store.get(), msg, now())),
     onOpen: () => apply(linkOpened(store.get())),
     onStatus: (status, detail) => set(linkChanged(store.get(), status, detail)),
   });
@@ -84,6 +95,13 @@ export function mountRoom(root, id) {
       case 'keepGrant':
         saveSeatGrant(id, effect.grant);
         break;
+      case 'follow':
+        if (effect.grant) saveSeatGrant(effect.room, effect.grant);
+        navigate(`/r/${encodeURIComponent(effect.room)}`);
+        break;
+      case 'leave':
+        navigate('/');
+        break;
       case 'notFound':
         conn.close();
         showNotFound(root);
@@ -98,7 +116,7 @@ export function mountRoom(root, id) {
    */
   function send(msg) {
     conn.request({ room: id, ...msg }).then(
-      (answer) => apply(answered(store.get(), msg, answer)),
+      (answer) => apply(answered(store.get(), msg, answer, now())),
       (e) => apply(refused(store.get(), msg, e instanceof ProtocolError ? e : new ProtocolError('internal', String(e?.message || e)))),
     );
   }
@@ -107,7 +125,20 @@ export function mountRoom(root, id) {
   const actions = {
     play: (move) => apply(movePlayed(store.get(), move)),
     send,
-    sit: (seat) => run({ type: 'sit', seat }),
+    sit: (seat, name) => {
+      if (name === undefined) {
+        run({ type: 'sit', seat });
+        return;
+      }
+      const kept = setPlayerName(name);
+      if (!kept) {
+        toast('Please enter a name (1 to 24 characters) to take the seat.', 'error');
+        document.getElementById('sit-name')?.focus();
+        return;
+      }
+      apply(sitAsked(store.get(), seat, kept));
+    },
+    cancelInvite: () => apply(inviteCancelled(store.get())),
     showPly: (ply) => set(showPly(store.get(), ply)),
     redraw: () => draw(store.get()),
   };

@@ -1,6 +1,7 @@
 // RoomView: the room page drawn from a session: the layout, the board, the
-// status lines and the parts of the panel (players.js, thinking.js, offers.js,
-// controls.js, moves.js, evaluation.js, invite.js, record.js). It holds no
+// status lines, the links to the games before and after, and the parts of
+// the panel (players.js, clocks.js, invite.js, presence.js, thinking.js,
+// offers.js, controls.js, moves.js, evaluation.js, record.js). It holds no
 // state of the session; its parts keep only how they look (an armed button,
 // the analysis they fetched).
 
@@ -10,16 +11,18 @@ import { BoardView } from './board.js';
 import { errorText } from './errors.js';
 import { describeRoom } from './lobby.js';
 import {
-  SEATS, canAct, history, view, seatName, turnText, passNotice, lastMoveText, spectators,
+  SEATS, canAct, history, view, seatName, turnText, passNotice, lastMoveText, spectators, plural,
 } from './store.js';
 import { changes } from './part.js';
 import { playersPart } from './players.js';
 import { thinkingPart } from './thinking.js';
-import { undoRequestPart } from './offers.js';
+import { undoRequestPart, drawOfferPart, rematchOfferPart } from './offers.js';
+import { clocksPart } from './clocks.js';
+import { claimPart } from './presence.js';
 import { controlsPart } from './controls.js';
 import { movesPart } from './moves.js';
 import { evaluationPart } from './evaluation.js';
-import { invitePart } from './invite.js';
+import { invitePart, seatOfferPart } from './invite.js';
 import { recordPart } from './record.js';
 
 /** @typedef {import('./session.js').Session} Session */
@@ -89,21 +92,28 @@ export class RoomView {
     this.viewers = h('span', { class: 'viewers', id: 'viewers' });
     this.link = h('span', { class: 'link-state', id: 'link-state' });
     this.linkChanged = changes();
+    this.series = h('nav', { class: 'series small', id: 'series', 'aria-label': 'Games of this match' });
+    this.seriesChanged = changes();
     const players = playersPart(actions);
+    const clocks = clocksPart();
+    const seatOffer = seatOfferPart(actions);
+    const claim = claimPart(actions);
     const thinking = thinkingPart();
     const undo = undoRequestPart(actions);
+    const draw = drawOfferPart(actions);
+    const rematch = rematchOfferPart(actions);
     const controls = controlsPart(actions);
     const moves = movesPart(actions);
     const evaluation = evaluationPart(s.game, actions);
     const invite = invitePart(s);
     const record = recordPart();
     /** @type {Part[]} the panel's parts, in the order they are drawn */
-    this.parts = [players, thinking, undo, controls, moves, evaluation, invite, record];
+    this.parts = [players, clocks, seatOffer, claim, thinking, undo, draw, rematch, controls, moves, evaluation, invite, record];
     this.el = h('main', { class: `room room-${s.game}`, id: 'room', dataset: { room: s.id, game: s.game } },
       h('section', { class: 'board-area' },
         h('div', { class: 'room-head' },
           h('h1', { class: 'room-title' }, describeRoom(s)),
-          this.viewers, this.link),
+          this.viewers, this.link, this.series),
         h('div', { class: 'board-wrap' }, this.board.el),
         this.status, this.passLine),
       h('aside', { class: 'panel' }, this.parts.map((p) => p.el)));
@@ -125,6 +135,7 @@ export class RoomView {
     Object.assign(this.el.dataset, {
       version: String(s.version), plies: String(s.moves.length), status: s.status,
       seat: me || '', toMove: s.toMove || '', gameNo: String(s.gameNo), lastMove: s.lastMove || '',
+      next: s.next || '', prev: s.prev || '', result: s.result?.reason || '',
     });
 
     const title = `${describeRoom(s)}: ${seatName(s.seats.black)} vs ${seatName(s.seats.white)}`;
@@ -154,18 +165,23 @@ export class RoomView {
    */
   drawLines({ session, state: s, me, can, shown: v }) {
     let status = s.result ? turnText(s, me) : [lastMoveText(s), turnText(s, me)].filter(Boolean).join(' ');
-    if (!v.live) status = `Replay: position after ${v.ply} of ${s.moves.length} plies. ${status}`;
+    if (!v.live) status = `Replay: position after ${v.ply} of ${plural(s.moves.length, 'ply', 'plies')}. ${status}`;
     this.status.textContent = status;
     this.status.classList.toggle('your-turn', can.move);
     this.status.classList.toggle('finished', s.status === 'finished');
     const pass = v.live ? passNotice(s) : '';
     this.passLine.textContent = pass;
     this.passLine.hidden = !pass;
-    const watching = spectators(s);
-    const words = `${watching} ${watching === 1 ? 'spectator' : 'spectators'}`;
+    const words = plural(spectators(s), 'spectator', 'spectators');
     replace(this.viewers, eyeIcon(), ` ${words}`);
     this.viewers.setAttribute('aria-label', words);
-    this.viewers.title = `${s.viewers} ${s.viewers === 1 ? 'connection' : 'connections'} to this room, players included`;
+    this.viewers.title = `${plural(s.viewers, 'person', 'people')} in this room, players included`;
+    if (this.seriesChanged([s.prev, s.next])) {
+      const link = (/** @type {string} */ id, /** @type {string} */ rel, /** @type {string} */ text) =>
+        h('a', { href: `/r/${encodeURIComponent(id)}`, 'data-link': '', id: `${rel}-game`, rel }, text);
+      replace(this.series, s.prev ? link(s.prev, 'prev', '‹ Previous game') : null, s.next ? link(s.next, 'next', 'Next game ›') : null);
+      this.series.hidden = !s.prev && !s.next;
+    }
     const link = session.link.status;
     if (this.linkChanged(link)) {
       this.link.textContent = LINK_WORDS[link] || link;

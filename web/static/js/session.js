@@ -13,12 +13,13 @@
 // message in ON_MESSAGE, the answer to a command in ON_ANSWER and ON_REFUSAL,
 // its words in notices.js, what it shows as a part of the view.
 
-import { SEATS, other, newRoom, onJoined, onEvent, onThinking, onViewers } from './store.js';
+import { other, newRoom, onJoined, onEvent, onThinking, onViewers, onPresence, seatName, movesEach } from './store.js';
 import { errorText } from './errors.js';
 import { eventNotice } from './notices.js';
 
 /** @typedef {import('./store.js').Room} Room */
 /** @typedef {import('./store.js').Seat} Seat */
+/** @typedef {import('./store.js').RoomState} RoomState */
 /** @typedef {import('./prefs.js').SeatGrant} SeatGrant */
 /** @typedef {import('./socket.js').LinkStatus} LinkStatus */
 
@@ -42,12 +43,24 @@ import { eventNotice } from './notices.js';
  * @property {Link} link
  * @property {SeatGrant|null} grant the seat token the browser keeps for this room, as last read or written
  * @property {{grant: SeatGrant|null}|null} joining the join on its way, with the grant it was sent with; null when none is
- * @property {boolean} autoSit whether the answer to a join may still take the free seat (once per page: opening a room's link takes the free seat)
+ * @property {Seat|null} sitOn the seat to take when the first join is answered: the colour the room's creator chose (opening a link never seats anyone by itself)
  * @property {Seat|null} sitting the seat asked for and not yet answered
+ * @property {number} stateAt when the latest state arrived, in the page's monotonic milliseconds (performance.now()): the clocks count down from it
+ * @property {{at: string, from: number}|null} claim while the opponent is gone: the state's claimAt, and the monotonic time from which a claim is allowed
+ * @property {boolean} cancelling the creator called the invitation off: once the stand is answered, the page leaves the room
  * @property {boolean} moving a move is on its way: a double click must not send a second
  * @property {GameInfo[]} games what GET /api/games said, once it answers
  * @property {boolean} gone the page stopped following the room (not found, or left): it shows no more errors
  */
+
+/**
+ * @typedef {object} Now the time a step happens at, given by room.js (injected in the tests)
+ * @property {number} mono performance.now(): what every count-down is measured with
+ * @property {number} wall Date.now(): only to place a claimAt that came without a server time beside it
+ */
+
+/** NO_TIME is the time of a step that does not care when it happens. */
+const NO_TIME = Object.freeze({ mono: 0, wall: 0 });
 
 /**
  * @typedef {{type: string, [field: string]: any}} Command a client message of
@@ -65,12 +78,17 @@ import { eventNotice } from './notices.js';
  *   | {type: 'sit', seat: Seat}
  *   | {type: 'toast', text: string, tone: 'info'|'error', code: string}
  *   | {type: 'keepGrant', grant: SeatGrant|null}
+ *   | {type: 'follow', room: string, grant: SeatGrant|null}
+ *   | {type: 'leave'}
  *   | {type: 'notFound'}} Effect
  * What a step asks room.js to do, in order. send: send msg, and hand its
  * answer to answered or its error to refused. join: read the kept grant and
  * call joinStarted. sit: read the player's name and call sitAsked. toast: show
  * text. keepGrant: write the grant to the browser's storage (null forgets it).
- * notFound: close the connection and say that the room does not exist.
+ * follow: keep grant for room (the next game of a rematch, where the same
+ * token holds the other colour) and go to that room's page. leave: go back to
+ * the lobby. notFound: close the connection and say that the room does not
+ * exist.
  */
 
 /**
@@ -86,21 +104,27 @@ export const DEFAULT_MAX_LEVEL = 10;
 export const REPLAY_HINT = 'You are looking at an earlier position. Press “Live” to return to the game.';
 
 /**
- * newSession is a room page before the connection is up.
+ * newSession is a room page before the connection is up. sitOn is the seat
+ * the room's creator chose, taken once the room is joined; anyone else who
+ * opens the link only watches until they ask for a seat.
  * @param {string} id the room
+ * @param {{sitOn?: Seat|null}} [opts]
  * @returns {Session}
  */
-export function newSession(id) {
+export function newSession(id, opts = {}) {
   return {
     room: newRoom(id),
     link: { status: 'connecting', wasOpen: false, attempt: 0, waitMs: 0 },
     grant: null,
     joining: null,
-    autoSit: true,
+    sitOn: opts.sitOn ?? null,
     sitting: null,
     moving: false,
     games: [],
     gone: false,
+    stateAt: 0,
+    claim: null,
+    cancelling: false,
   };
 }
 
@@ -148,6 +172,42 @@ function failed(session, err) {
  */
 function keep(grant) {
   return { type: 'keepGrant', grant };
+}
+
+/**
+ * stamped notes when a new state arrived, so that the clocks count down from
+ * then, and when the player who stayed may claim the game. claimAt is the
+ * server's time; it is placed on the page's monotonic clock by its distance
+ * from a server time that came with it (ref: the time the opponent left, or
+ * the clock's asOf), and only without one from the page's wall clock. A
+ * claimAt already placed stays where it was.
+ * @param {Session} session with the new state in its room
+ * @param {RoomState|null} before the state it had
+ * @param {Now} now
+ * @param {string} [ref] a server time of about the moment the message was sent
+ * @returns {Session}
+ */
+function stamped(session, before, now, ref) {
+  const s = session.room.state;
+  if (!s || s === before) return session;
+  return { ...session, stateAt: now.mono, claim: placeClaim(session, now, ref) };
+}
+
+/**
+ * placeClaim places the state's claimAt on the page's monotonic clock (see stamped).
+ * @param {Session} session with the new state in its room
+ * @param {Now} now
+ * @param {string} [ref] a server time of about the moment the message was sent
+ * @returns {Session['claim']}
+ */
+function placeClaim(session, now, ref) {
+  const s = session.room.state;
+  const at = s?.claimAt || '';
+  if (!at) return null;
+  if (session.claim?.at === at) return session.claim;
+  const from = ref || s?.clock?.asOf;
+  const wait = from ? Date.parse(at) - Date.parse(from) : Date.parse(at) - now.wall;
+  return { at, from: now.mono + Math.max(0, Number.isFinite(wait) ? wait : 0) };
 }
 
 // The link.
@@ -217,16 +277,17 @@ export function joinStarted(session, kept) {
 /**
  * joined takes the answer to a join: the room, and the seat the server says
  * this tab acts for, which the kept grant then follows (a token that seats no
- * one any more is forgotten). The first answer also takes the free seat when
- * there is one and this tab holds none.
+ * one any more is forgotten). For the room's creator the first answer also
+ * takes the seat they chose, when it is still open and this tab holds none.
  * @param {Session} session
  * @param {any} answer the joined message
+ * @param {Now} now
  * @returns {Step}
  */
-function joined(session, answer) {
+function joined(session, answer, now) {
   const sent = session.joining?.grant ?? null;
   const room = onJoined(session.room, answer);
-  let { grant, autoSit } = session;
+  let { grant, sitOn } = session;
   /** @type {Effect[]} */
   const effects = [];
   if (sent && answer.seat == null) {
@@ -236,14 +297,13 @@ function joined(session, answer) {
     grant = { token: sent.token, seat: answer.seat };
     effects.push(keep(grant));
   }
-  // Opening a room's link takes the free seat, or watches when both are taken.
-  if (autoSit && !room.seat && room.state) {
-    autoSit = false;
-    const state = room.state;
-    const seat = state.status === 'finished' ? undefined : SEATS.find((s) => state.seats[s].kind === 'open');
-    if (seat) effects.push({ type: 'sit', seat });
+  // The creator takes the colour they chose; nobody else is seated by a link.
+  if (sitOn && room.state) {
+    if (!room.seat && room.state.status !== 'finished' && room.state.seats[sitOn].kind === 'open') effects.push({ type: 'sit', seat: sitOn });
+    sitOn = null;
   }
-  return step({ ...session, room, grant, autoSit, joining: null }, effects);
+  const next = stamped({ ...session, room, grant, sitOn, joining: null }, session.room.state, now);
+  return step(next, effects);
 }
 
 /**
@@ -322,13 +382,35 @@ export function commandRefused(session, err) {
 }
 
 /**
+ * inviteCancelled calls the invitation off: the creator stands up, and once
+ * the server has answered, the page says so and goes back to the lobby.
+ * @param {Session} session
+ * @returns {Step}
+ */
+export function inviteCancelled(session) {
+  if (session.cancelling || !session.room.seat) return step(session);
+  return step({ ...session, cancelling: true }, [{ type: 'send', msg: { type: 'stand' } }]);
+}
+
+/**
+ * stood takes the answer to stand: after a cancelled invitation, the page leaves.
+ * @param {Session} session
+ * @returns {Step}
+ */
+function stood(session) {
+  if (!session.cancelling) return step(session);
+  return step({ ...session, cancelling: false }, [notice('Invitation cancelled: you left the room.'), { type: 'leave' }]);
+}
+
+/**
  * ON_ANSWER takes the answers that change the session, by the type of the
  * command they answer; any other answer (ack, pong) changes nothing.
- * @type {Readonly<Record<string, (session: Session, answer: any) => Step>>}
+ * @type {Readonly<Record<string, (session: Session, answer: any, now: Now) => Step>>}
  */
 const ON_ANSWER = Object.freeze({
   join: joined,
   sit: seated,
+  stand: stood,
   move: (session) => step({ ...session, moving: false }),
 });
 
@@ -340,6 +422,7 @@ const ON_ANSWER = Object.freeze({
 const ON_REFUSAL = Object.freeze({
   join: joinRefused,
   sit: (session, err) => commandRefused({ ...session, sitting: null }, err),
+  stand: (session, err) => commandRefused({ ...session, cancelling: false }, err),
   move: (session, err) => commandRefused({ ...session, moving: false }, err),
 });
 
@@ -348,10 +431,11 @@ const ON_REFUSAL = Object.freeze({
  * @param {Session} session
  * @param {Command} msg the command
  * @param {any} answer
+ * @param {Now} [now] when the answer arrived
  * @returns {Step}
  */
-export function answered(session, msg, answer) {
-  return Object.hasOwn(ON_ANSWER, msg.type) ? ON_ANSWER[msg.type](session, answer) : step(session);
+export function answered(session, msg, answer, now = NO_TIME) {
+  return Object.hasOwn(ON_ANSWER, msg.type) ? ON_ANSWER[msg.type](session, answer, now) : step(session);
 }
 
 /**
@@ -392,31 +476,78 @@ function followSeat(session, ev) {
 
 /**
  * eventReceived takes a stored event: the new state, this tab's seat after a
- * switch or a stand, a word about events the board does not show, and a join
- * again when events were missed.
+ * switch or a stand, a word about events the board does not show, a join
+ * again when events were missed, and, for a player, the next game of an
+ * agreed rematch.
  * @param {Session} session
  * @param {any} msg the event message
+ * @param {Now} now
  * @returns {Step}
  */
-function eventReceived(session, msg) {
+function eventReceived(session, msg, now) {
   const was = session.room.seat;
   const { room, gap, fresh } = onEvent(session.room, msg);
   if (!fresh) return step(session);
-  let next = step(withRoom(session, room));
+  let next = step(stamped(withRoom(session, room), session.room.state, now, msg.event?.time));
   if (!gap) next = followSeat(next.session, msg.event);
   const text = eventNotice(msg.event, { me: next.session.room.seat, was, sitting: session.sitting });
   if (text) next.effects.push(notice(text));
   if (gap) next.effects.push({ type: 'join' });
+  else if (msg.event.type === 'rematch' && msg.event.next && was) next.effects.push(rematchFollowed(session, msg.event.next, was));
   return next;
+}
+
+/**
+ * rematchFollowed takes a player to the next game: the same seat token holds
+ * the other colour there (docs/protocol.md, rematch), so the browser keeps it
+ * under the next room's id, and this room's page, with its finished game,
+ * stays at its own address.
+ * @param {Session} session
+ * @param {string} next the next game's room
+ * @param {Seat} was the seat this tab held in this room's game
+ * @returns {Effect}
+ */
+function rematchFollowed(session, next, was) {
+  const grant = session.grant ? { token: session.grant.token, seat: other(was) } : null;
+  return { type: 'follow', room: next, grant };
+}
+
+/**
+ * presenceReceived takes a seated player leaving or coming back: the seats'
+ * presence, when the player who stayed may claim the game, and a word for
+ * everyone but that player.
+ * @param {Session} session
+ * @param {any} msg the presence message
+ * @param {Now} now
+ * @returns {Step}
+ */
+function presenceReceived(session, msg, now) {
+  const s = session.room.state;
+  if (!s) return step(session);
+  const room = onPresence(session.room, msg);
+  if (room === session.room) return step(session);
+  const was = s.presence?.[/** @type {Seat} */ (msg.seat)];
+  /** @type {Session} */
+  let next = { ...session, room, claim: null };
+  if (!msg.present) next = { ...next, claim: placeClaim(next, now, msg.since) };
+  /** @type {Effect[]} */
+  const effects = [];
+  const info = s.seats[/** @type {Seat} */ (msg.seat)];
+  if (msg.seat !== session.room.seat && info?.kind === 'human' && was !== !!msg.present && s.status !== 'finished') {
+    const who = seatName(info);
+    effects.push(notice(msg.present ? `${who} is back.` : `${who} (${msg.seat}) left the game.`));
+  }
+  return step(next, effects);
 }
 
 /**
  * ON_MESSAGE takes the server's messages that answer no command, by type; any
  * other type is ignored.
- * @type {Readonly<Record<string, (session: Session, msg: any) => Step>>}
+ * @type {Readonly<Record<string, (session: Session, msg: any, now: Now) => Step>>}
  */
 const ON_MESSAGE = Object.freeze({
   event: eventReceived,
+  presence: presenceReceived,
   thinking: (session, msg) => step(withRoom(session, onThinking(session.room, msg))),
   viewers: (session, msg) => step(withRoom(session, onViewers(session.room, msg))),
   error: (session, msg) => step(session, failed(session, { code: msg.code, userText: errorText(msg.code, msg.message) })),
@@ -427,11 +558,12 @@ const ON_MESSAGE = Object.freeze({
  * rooms are ignored, except an error that names no room (a flood warning).
  * @param {Session} session
  * @param {any} msg
+ * @param {Now} [now] when it arrived
  * @returns {Step}
  */
-export function received(session, msg) {
+export function received(session, msg, now = NO_TIME) {
   if (msg.room !== session.room.id && !(msg.type === 'error' && !msg.room)) return step(session);
-  return Object.hasOwn(ON_MESSAGE, msg.type) ? ON_MESSAGE[msg.type](session, msg) : step(session);
+  return Object.hasOwn(ON_MESSAGE, msg.type) ? ON_MESSAGE[msg.type](session, msg, now) : step(session);
 }
 
 // What the page alone changes.
@@ -479,6 +611,33 @@ export function maxLevel(session) {
  */
 export function showPly(session, ply) {
   return withRoom(session, { ...session.room, cursor: ply });
+}
+
+/**
+ * @typedef {object} ClaimChoice what the player who stayed may do about an opponent who left
+ * @property {Seat} gone the opponent's seat
+ * @property {string} name the opponent's name
+ * @property {number} waitMs how long until a claim is allowed; 0 once it is
+ * @property {boolean} abort whether the game may still be aborted (fewer than two moves each)
+ */
+
+/**
+ * claimChoice says whether this tab's player faces an opponent who left: a
+ * person, not connected, in a game that goes on. It says how long until the
+ * grace period is over (then the page offers the win, a draw, an abort while
+ * allowed, or a bot in the seat).
+ * @param {Session} session
+ * @param {number} now performance.now()
+ * @returns {ClaimChoice|null}
+ */
+export function claimChoice(session, now) {
+  const { state: s, seat: me } = session.room;
+  if (!s || !me || s.status === 'finished' || !s.presence) return null;
+  const gone = other(me);
+  const info = s.seats[gone];
+  if (info.kind !== 'human' || s.presence[gone] !== false) return null;
+  const waitMs = session.claim ? Math.max(0, Math.ceil(session.claim.from - now)) : Infinity;
+  return { gone, name: info.name, waitMs, abort: movesEach(s) < 2 };
 }
 
 /**

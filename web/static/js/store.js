@@ -30,7 +30,16 @@ import { startBoard, countStones, PASS } from './notation.js';
  * @property {Result|null} result
  * @property {string[]|null} winLine
  * @property {{by: Seat}|null} undoRequest
- * @property {number} viewers
+ * @property {{by: Seat}|null} [drawOffer] a draw offer waiting for the opponent
+ * @property {{by: Seat}|null} [rematchOffer] a rematch offer waiting for the opponent
+ * @property {import('./clock.js').ClockState|null} [clock] null in an untimed room
+ * @property {{black: boolean, white: boolean}} [presence] whether each seat's player is connected
+ * @property {{black?: string, white?: string}} [gone] since when a seat's player is not connected
+ * @property {string} [claimAt] when the player who stayed may claim the game
+ * @property {string|null} [next] the room of the next game, after a rematch
+ * @property {string|null} [prev] the room of the game before
+ * @property {number} viewers people watching: each connected seat once, plus every spectator connection
+ * @property {number} [spectators] the spectators alone
  */
 /**
  * @typedef {{seq: number, type: string, time: string, [k: string]: any}} RoomEvent
@@ -108,12 +117,31 @@ export function onEvent(room, msg) {
     return { room: { ...room, state: msg.state, thinking: null }, gap: true, fresh: true };
   }
   let { cursor } = room;
-  if (ev.type === 'rematch') cursor = null;
+  if (ev.type === 'rematch' && !ev.next) cursor = null;
+  const state = ev.type === 'seat' && ev.kind === 'human' ? arrived(msg.state, ev.seat) : msg.state;
   return {
-    room: { ...room, state: msg.state, events: [...room.events, ev], lastSeq: ev.seq, thinking: null, cursor: clampCursor(cursor, msg.state) },
+    room: { ...room, state, events: [...room.events, ev], lastSeq: ev.seq, thinking: null, cursor: clampCursor(cursor, state) },
     gap: false,
     fresh: true,
   };
+}
+
+/**
+ * arrived marks the person who has just sat down as connected (a sit comes
+ * over a connection), whatever the state says: the server may build the
+ * state of a sit before it has counted the new player's connection, and it
+ * sends no presence message for an arrival (only for a return).
+ * @param {RoomState} s
+ * @param {Seat} seat
+ * @returns {RoomState}
+ */
+function arrived(s, seat) {
+  if (!s?.presence || s.presence[seat] || (seat !== 'black' && seat !== 'white')) return s;
+  const gone = { ...s.gone };
+  delete gone[seat];
+  const state = { ...s, presence: { ...s.presence, [seat]: true }, gone };
+  if (!Object.keys(gone).length) delete state.claimAt;
+  return state;
 }
 
 /**
@@ -130,14 +158,36 @@ export function onThinking(room, msg) {
 }
 
 /**
- * onViewers records a new spectator count.
+ * onViewers records how many people watch.
  * @param {Room} room
- * @param {{count: number}} msg
+ * @param {{count: number, spectators?: number}} msg
  * @returns {Room}
  */
 export function onViewers(room, msg) {
   if (!room.state) return room;
-  return { ...room, state: { ...room.state, viewers: msg.count } };
+  const state = { ...room.state, viewers: msg.count };
+  if (typeof msg.spectators === 'number') state.spectators = msg.spectators;
+  return { ...room, state };
+}
+
+/**
+ * onPresence records that a seat's player left (present false, since when,
+ * and when the one who stayed may claim) or came back.
+ * @param {Room} room
+ * @param {{seat: Seat, present: boolean, since?: string, claimAt?: string}} msg
+ * @returns {Room}
+ */
+export function onPresence(room, msg) {
+  const s = room.state;
+  if (!s || (msg.seat !== 'black' && msg.seat !== 'white')) return room;
+  const presence = { black: false, white: false, ...s.presence, [msg.seat]: !!msg.present };
+  const gone = { ...s.gone };
+  if (msg.present) delete gone[msg.seat];
+  else gone[msg.seat] = msg.since || '';
+  const state = { ...s, presence, gone };
+  if (msg.present) delete state.claimAt;
+  else if (msg.claimAt) state.claimAt = msg.claimAt;
+  return { ...room, state };
 }
 
 /**
@@ -161,7 +211,7 @@ function clampCursor(cursor, state) {
 
 /**
  * history replays the log into the current game's plies: moves and passes
- * push, undo takes back, rematch starts over. Each ply has the board after it.
+ * push, undo takes back, a rematch in the same room (an older log's) starts over. Each ply has the board after it.
  * @param {RoomEvent[]} events
  * @returns {Ply[]}
  */
@@ -180,7 +230,9 @@ export function history(events) {
         plies = plies.slice(0, Math.max(0, plies.length - (ev.plies || 0)));
         break;
       case 'rematch':
-        plies = [];
+        // An older log's rematch began a new game in the same room; one with
+        // `next` began it in another room, and this room's game stays.
+        if (!ev.next) plies = [];
         break;
       default:
     }
@@ -264,6 +316,10 @@ const REASONS = /** @type {Readonly<Record<string, string>>} */ (Object.freeze({
   five: 'five in a row',
   board_full: 'the board is full',
   resign: 'resignation',
+  timeout: 'time',
+  agreement: 'agreement',
+  abandoned: 'the opponent left',
+  aborted: 'aborted',
 }));
 
 /**
@@ -275,12 +331,18 @@ export function resultText(state) {
   const r = state.result;
   if (!r) return '';
   const why = Object.hasOwn(REASONS, r.reason) ? REASONS[r.reason] : r.reason;
+  if (r.reason === 'aborted') return 'Game aborted: no result.';
   if (!r.winner) {
+    if (r.reason === 'agreement') return 'Draw by agreement.';
+    if (r.reason === 'abandoned') return 'Draw: called after a player left.';
     if (state.game === 'reversi') return `Draw, ${r.black}–${r.white}.`;
     return `Draw: ${why}.`;
   }
   const winner = capital(r.winner);
-  if (r.reason === 'resign') return `${winner} wins: ${capital(other(r.winner))} resigned.`;
+  const loser = capital(other(r.winner));
+  if (r.reason === 'resign') return `${winner} wins: ${loser} resigned.`;
+  if (r.reason === 'timeout') return `${winner} wins on time: ${loser}'s time ran out.`;
+  if (r.reason === 'abandoned') return `${winner} wins: ${loser} left the game.`;
   if (state.game === 'reversi') {
     return `${winner} wins ${Math.max(r.black, r.white)}–${Math.min(r.black, r.white)} (by ${r.margin} discs).`;
   }
@@ -345,16 +407,43 @@ export function formatScore(game, score) {
 export const GOMOKU_WIN = 10000;
 
 /**
- * spectators estimates how many people watch without playing: the server
- * counts every connection to the room, players included (docs/protocol.md,
- * "viewers"), so the seated people are taken off. A player whose tab is closed
- * still counts as seated, so the estimate can be one low, never high.
- * @param {{viewers?: number, seats?: {black: SeatInfo, white: SeatInfo}}} s a room state or a lobby entry
+ * spectators is how many people watch without playing: the server's count
+ * (state.spectators, docs/protocol.md) when it sends one; else, for a lobby
+ * entry or an older server, the viewers less the seated people, which can be
+ * one low (a player whose tab is closed still counts as seated), never high.
+ * @param {{viewers?: number, spectators?: number, seats?: {black: SeatInfo, white: SeatInfo}}} s a room state or a lobby entry
  * @returns {number}
  */
 export function spectators(s) {
+  if (typeof s.spectators === 'number') return Math.max(0, s.spectators);
   const people = s.seats ? SEATS.filter((k) => s.seats?.[k]?.kind === 'human').length : 0;
   return Math.max(0, (s.viewers ?? 0) - people);
+}
+
+/**
+ * plural writes a count with its noun: "1 ply", "3 plies", "0 spectators".
+ * @param {number} n
+ * @param {string} one
+ * @param {string} many
+ * @returns {string}
+ */
+export function plural(n, one, many) {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/**
+ * movesEach is the fewest moves either side has made in the current game
+ * (passes are not moves): below two, a player may still abort a game their
+ * opponent left (docs/protocol.md, claim).
+ * @param {RoomState} s
+ * @returns {number}
+ */
+export function movesEach(s) {
+  const n = { black: 0, white: 0 };
+  s.moves.forEach((m, i) => {
+    if (m !== PASS) n[i % 2 === 0 ? 'black' : 'white']++;
+  });
+  return Math.min(n.black, n.white);
 }
 
 /**
@@ -364,21 +453,33 @@ export function spectators(s) {
 export function canAct(room) {
   const s = room.state;
   const me = room.seat;
-  const none = { move: false, undo: false, resign: false, rematch: false, answerUndo: false, switchSides: false, stand: false, sit: false };
+  const none = {
+    move: false, undo: false, resign: false, rematch: false, answerUndo: false, switchSides: false, stand: false, sit: false,
+    offerDraw: false, answerDraw: false, abort: false, answerRematch: false, cancelInvite: false,
+  };
   if (!s) return none;
   const seated = me != null;
   const opp = seated ? s.seats[other(me)] : null;
   const over = s.status === 'finished';
   const mine = seated ? s.moves.length > 0 : false;
+  const person = opp?.kind === 'human';
+  const offered = (/** @type {{by: Seat}|null|undefined} */ o) => o != null && o.by !== me;
   return {
     move: seated && !over && s.toMove === me && room.cursor == null,
     undo: seated && !over && mine && !(s.undoRequest && s.undoRequest.by === me),
     resign: seated && !over && s.status === 'playing',
-    rematch: seated && over,
-    answerUndo: seated && !over && s.undoRequest != null && s.undoRequest.by !== me,
+    // A rematch is asked once; the opponent's offer is answered in its box.
+    rematch: seated && over && !s.next && !(s.rematchOffer && s.rematchOffer.by === me),
+    answerUndo: seated && !over && offered(s.undoRequest),
     switchSides: seated && !over && opp != null && opp.kind !== 'human',
     stand: seated,
-    sit: !seated && SEATS.some((k) => s.seats[k].kind === 'open'),
+    sit: !seated && !over && SEATS.some((k) => s.seats[k].kind === 'open'),
+    offerDraw: seated && s.status === 'playing' && person && !(s.drawOffer && s.drawOffer.by === me),
+    answerDraw: seated && !over && offered(s.drawOffer),
+    answerRematch: seated && over && !s.next && offered(s.rematchOffer),
+    abort: seated && s.status === 'playing' && movesEach(s) === 0,
+    // The creator waiting for a friend may call the invitation off.
+    cancelInvite: seated && s.status === 'waiting' && opp?.kind === 'open' && s.moves.length === 0,
   };
 }
 

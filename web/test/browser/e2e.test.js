@@ -79,23 +79,21 @@ describe('web client in chromium', { skip: missing || false }, () => {
   }
 
   /**
-   * createRoom fills the lobby form and returns the room id once seated.
+   * createRoom fills the lobby form and returns the room id once the page
+   * shows the room (the creator's seat follows: wait on it).
    * @param {import('playwright-core').Page} page
-   * @param {{game: 'Reversi'|'Gomoku', black: 'Person'|'Bot', white: 'Person'|'Bot', level?: number}} o
+   * @param {{game: 'Reversi'|'Gomoku', opponent: 'Person'|'Bot', colour?: 'black'|'white'|'random', level?: number, clock?: string}} o
+   * clock is the time control's option text ("1+0", "3 days a move"); untimed without it
    */
   async function createRoom(page, o) {
     await page.goto('/');
     await page.locator('.create-form').getByText(o.game, { exact: true }).click();
-    const seats = page.locator('fieldset.seat-pick');
-    await seats.nth(0).getByText(o.black, { exact: true }).click();
-    await seats.nth(1).getByText(o.white, { exact: true }).click();
-    // The level slider shows only for a bot seat.
-    assert.equal(await page.locator('#black-level').isVisible(), o.black === 'Bot');
-    assert.equal(await page.locator('#white-level').isVisible(), o.white === 'Bot');
-    if (o.level) {
-      if (o.white === 'Bot') await page.locator('#white-level').fill(String(o.level));
-      if (o.black === 'Bot') await page.locator('#black-level').fill(String(o.level));
-    }
+    await page.locator(`input[name=colour][value=${o.colour || 'black'}]`).check({ force: true });
+    await page.locator(`input[name=opponent][value=${o.opponent === 'Bot' ? 'bot' : 'open'}]`).check({ force: true });
+    // The level slider shows only for a bot.
+    assert.equal(await page.locator('#bot-level').isVisible(), o.opponent === 'Bot');
+    if (o.level) await page.locator('#bot-level').fill(String(o.level));
+    if (o.clock) await page.locator('#time-control').selectOption({ label: o.clock });
     await page.locator('#create-room').click();
     await page.waitForURL(/\/r\/[A-Za-z0-9_-]+$/);
     await page.locator('#room').waitFor();
@@ -124,7 +122,7 @@ describe('web client in chromium', { skip: missing || false }, () => {
 
   test('two people play a whole Reversi game while a third watches every move', async () => {
     const ann = await person('Ann');
-    const id = await createRoom(ann, { game: 'Reversi', black: 'Person', white: 'Person' });
+    const id = await createRoom(ann, { game: 'Reversi', opponent: 'Person' });
     assert.match(id, /^[A-Za-z0-9_-]+$/);
     await waitRoom(ann, { seat: 'black' });
     assert.match(await ann.title(), /Reversi/);
@@ -139,6 +137,7 @@ describe('web client in chromium', { skip: missing || false }, () => {
     assert.ok(invite.endsWith(`/r/${id}`), invite);
     const bob = await person('Bob');
     await bob.goto(invite);
+    await bob.locator('#sit-white').click();
     await waitRoom(bob, { seat: 'white', status: 'playing' });
     await ann.locator('#player-white .player-name', { hasText: 'Bob' }).waitFor();
     // Ann is told who sat down; Bob, whose own sit it was, is not.
@@ -257,7 +256,7 @@ describe('web client in chromium', { skip: missing || false }, () => {
 
   test('Reversi against a bot: scores on the graph, bot moves without a reload', async () => {
     const gil = await person('Gil');
-    await createRoom(gil, { game: 'Reversi', black: 'Person', white: 'Bot', level: 4 });
+    await createRoom(gil, { game: 'Reversi', opponent: 'Bot', level: 4 });
     for (let i = 0; i < 9; i++) {
       await waitRoom(gil, { seat: 'black', toMove: 'black' });
       const s = await roomState(gil);
@@ -293,7 +292,7 @@ describe('web client in chromium', { skip: missing || false }, () => {
   test('a name is shown as text, never run as HTML', async () => {
     const name = '<img src=x onerror=f()>'; // 23 characters: within the 24 allowed
     const hal = await person(name);
-    const room = await createRoom(hal, { game: 'Reversi', black: 'Person', white: 'Bot', level: 1 });
+    const room = await createRoom(hal, { game: 'Reversi', opponent: 'Bot', level: 1 });
     await waitRoom(hal, { seat: 'black' });
     await hal.locator('.player-name', { hasText: name }).first().waitFor();
     assert.equal(await hal.locator('img[src="x"]').count(), 0, 'no element was made from the name');
@@ -306,7 +305,7 @@ describe('web client in chromium', { skip: missing || false }, () => {
 
   test('a person plays Gomoku against a bot, with undo and a switch of sides', async () => {
     const eve = await person('Eve');
-    const id = await createRoom(eve, { game: 'Gomoku', black: 'Person', white: 'Bot', level: 2 });
+    const id = await createRoom(eve, { game: 'Gomoku', opponent: 'Bot', level: 2 });
     await waitRoom(eve, { seat: 'black', toMove: 'black' });
     assert.equal(await eve.locator('#player-white .badge.bot').textContent(), 'Bot · level 2');
 
@@ -384,13 +383,17 @@ describe('web client in chromium', { skip: missing || false }, () => {
     assert.ok(depths.length > 0, 'the bot showed its search progress');
     assert.ok(id);
 
-    // A rematch starts a new game in the same room with the same seats.
+    // A rematch against a bot starts at once, in the next room, with the colours swapped.
+    const seatBefore = (await roomState(eve)).seat;
     await eve.locator('#btn-rematch').click();
-    await waitRoom(eve, { gameNo: 2, status: 'playing' });
+    await waitRoom(eve, { gameNo: 2, prev: id, seat: seatBefore === 'black' ? 'white' : 'black' });
     assert.equal(await eve.locator('#result').count(), 0);
+    const next = (await roomState(eve)).room;
+    assert.notEqual(next, id);
+    assert.ok(eve.url().endsWith(`/r/${next}`), eve.url());
 
     // A seat token the server does not know is refused in words; the page watches instead.
-    await eve.evaluate((room) => localStorage.setItem(`boardhall.seat.${room}`, JSON.stringify({ token: 'not-a-real-token', seat: 'black' })), id);
+    await eve.evaluate((room) => localStorage.setItem(`boardhall.seat.${room}`, JSON.stringify({ token: 'not-a-real-token', seat: 'black' })), next);
     await eve.reload();
     assert.match(await expectToast(eve, 'bad_token'), /could not be restored/);
     await waitRoom(eve, { seat: '', gameNo: 2 });
@@ -399,7 +402,7 @@ describe('web client in chromium', { skip: missing || false }, () => {
 
   test('a player leaves the seat, takes it again, and keeps it over a reload', async () => {
     const ivy = await person('Ivy');
-    const id = await createRoom(ivy, { game: 'Reversi', black: 'Person', white: 'Bot', level: 1 });
+    const id = await createRoom(ivy, { game: 'Reversi', opponent: 'Bot', level: 1 });
     await waitRoom(ivy, { seat: 'black' });
     const kept = () => ivy.evaluate((room) => JSON.parse(localStorage.getItem(`boardhall.seat.${room}`) || 'null')?.seat ?? null, id);
     assert.equal(await kept(), 'black', 'the browser keeps the seat token');
@@ -438,7 +441,7 @@ describe('web client in chromium', { skip: missing || false }, () => {
     let second = null;
     try {
       const fay = await person('Fay', { baseURL: first.url });
-      await createRoom(fay, { game: 'Reversi', black: 'Person', white: 'Bot', level: 1 });
+      await createRoom(fay, { game: 'Reversi', opponent: 'Bot', level: 1 });
       for (let i = 0; i < 2; i++) {
         await waitRoom(fay, { seat: 'black', toMove: 'black' });
         const s = await roomState(fay);

@@ -73,16 +73,17 @@ export async function buildServer() {
 /**
  * startServer starts a built server on 127.0.0.1 (a free port unless one is
  * given) with the in-memory store, or Redis when redisURL is given, and
- * resolves once /healthz answers.
+ * resolves once /healthz answers. args are more flags (e.g. a short
+ * `-claim-grace` for the tests of an abandoned game).
  * @param {{bin: string, dir: string}} build
- * @param {{port?: number, redisURL?: string}} [opts]
+ * @param {{port?: number, redisURL?: string, args?: string[]}} [opts]
  * @returns {Promise<{url: string, port: number, stop: () => Promise<void>, log: () => string}>}
  */
 export async function startServer(build, opts = {}) {
   const { bin, dir } = build;
   const port = opts.port || (await freePort());
   const addr = `127.0.0.1:${port}`;
-  const proc = spawn(bin, ['-addr', addr], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, REDIS_URL: opts.redisURL || '' } });
+  const proc = spawn(bin, ['-addr', addr, ...(opts.args || [])], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, REDIS_URL: opts.redisURL || '' } });
   let log = '';
   const keep = (/** @type {Buffer} */ b) => {
     log = (log + b.toString()).slice(-20000);
@@ -177,6 +178,7 @@ export async function roomState(page) {
     return {
       room: d.room || '', version: Number(d.version), plies: Number(d.plies), status: d.status || '',
       seat: d.seat || '', toMove: d.toMove || '', lastMove: d.lastMove || '', gameNo: Number(d.gameNo),
+      next: d.next || '', prev: d.prev || '', result: d.result || '',
     };
   });
 }

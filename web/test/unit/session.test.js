@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   newSession, linkChanged, linkOpened, bannerText, joinStarted, sitAsked, movePlayed, commandRefused, answered, refused,
-  received, grantRead, gamesListed, maxLevel, showPly, left, DEFAULT_MAX_LEVEL, REPLAY_HINT,
+  received, grantRead, gamesListed, maxLevel, showPly, left, DEFAULT_MAX_LEVEL, REPLAY_HINT, inviteCancelled, claimChoice,
 } from '../../static/js/session.js';
 import { ProtocolError } from '../../static/js/errors.js';
 import { startBoard } from '../../static/js/notation.js';
@@ -56,7 +56,7 @@ function joinedMsg(over = {}) {
  * free seat already tried, so that no sit follows), all frozen.
  */
 function joinedSession(answer = {}, over = {}) {
-  const s = joinStarted({ ...newSession('r1'), autoSit: false, ...over }, over.grant ?? null).session;
+  const s = joinStarted({ ...newSession('r1'), ...over }, over.grant ?? null).session;
   return freeze(answered(s, { type: 'join' }, joinedMsg(answer)).session);
 }
 
@@ -65,12 +65,13 @@ function eventMsg(event, over = {}) {
   return { type: 'event', room: 'r1', event: { time: '2026-11-22T18:00:00Z', ...event }, state: state({ version: event.seq, ...over }) };
 }
 
-test('a new session is connecting, holds no seat and will take the free one', () => {
+test('a new session is connecting, holds no seat and takes none by itself', () => {
   const s = newSession('r1');
   assert.equal(s.room.id, 'r1');
   assert.equal(s.room.state, null);
   assert.deepEqual(s.link, { status: 'connecting', wasOpen: false, attempt: 0, waitMs: 0 });
-  assert.deepEqual([s.grant, s.joining, s.autoSit, s.sitting, s.moving, s.gone], [null, null, true, null, false, false]);
+  assert.deepEqual([s.grant, s.joining, s.sitOn, s.sitting, s.moving, s.gone, s.claim], [null, null, null, null, false, false, null]);
+  assert.equal(newSession('r1', { sitOn: 'white' }).sitOn, 'white', "the creator's colour");
 });
 
 test('the link: the banner while reconnecting, a join on every open, "Reconnected" after the first', () => {
@@ -125,7 +126,7 @@ test('joined takes the room, and the kept grant follows the seat the server name
   ];
   for (const tc of cases) {
     await t.test(tc.name, () => {
-      const s = freeze(joinStarted({ ...newSession('r1'), autoSit: false }, tc.kept).session);
+      const s = freeze(joinStarted(newSession('r1'), tc.kept).session);
       const step = answered(s, { type: 'join' }, joinedMsg({ seat: tc.seat }));
       assert.equal(step.session.room.seat, tc.wantSeat);
       assert.equal(step.session.room.lastSeq, 1);
@@ -137,37 +138,28 @@ test('joined takes the room, and the kept grant follows the seat the server name
   }
 });
 
-test('opening the link takes the free seat once, and never in a finished game', async (t) => {
+test('opening a link seats no one; the creator takes the colour they chose, once', async (t) => {
   const both = { black: ANN, white: { kind: 'human', name: 'Bob' } };
   const cases = [
-    { name: 'white is free', answer: {}, want: [{ type: 'sit', seat: 'white' }] },
-    { name: 'black is free', answer: { state: state({ seats: { black: OPEN, white: BOT } }) }, want: [{ type: 'sit', seat: 'black' }] },
-    { name: 'both taken: watch', answer: { state: state({ seats: both }) }, want: [] },
-    { name: 'finished', answer: { state: state({ status: 'finished', toMove: null }) }, want: [] },
+    { name: 'a visitor only watches', sitOn: null, answer: {}, want: [] },
+    { name: 'a visitor to a room with both seats open only watches', sitOn: null, answer: { state: state({ seats: { black: OPEN, white: OPEN } }) }, want: [] },
+    { name: 'the creator chose white', sitOn: 'white', answer: {}, want: [{ type: 'sit', seat: 'white' }] },
+    { name: 'the creator chose black', sitOn: 'black', answer: { state: state({ seats: { black: OPEN, white: BOT } }) }, want: [{ type: 'sit', seat: 'black' }] },
+    { name: 'the chosen seat was taken meanwhile', sitOn: 'white', answer: { state: state({ seats: both }) }, want: [] },
+    { name: 'finished', sitOn: 'white', answer: { state: state({ status: 'finished', toMove: null }) }, want: [] },
+    { name: 'already seated by a token', sitOn: 'white', answer: { seat: 'black' }, want: [] },
   ];
   for (const tc of cases) {
     await t.test(tc.name, () => {
-      const s = freeze(joinStarted(newSession('r1'), null).session);
+      const s = freeze(joinStarted(newSession('r1', { sitOn: tc.sitOn }), null).session);
       const step = answered(s, { type: 'join' }, joinedMsg(tc.answer));
       assert.deepEqual(step.effects, tc.want);
-      assert.equal(step.session.autoSit, false, 'the first answer decides');
+      assert.equal(step.session.sitOn, null, 'the first answer decides');
       // A later join (after a reconnect, or a gap) never sits by itself.
       const again = answered(freeze(joinStarted(step.session, null).session), { type: 'join' }, joinedMsg({ ...tc.answer, full: false }));
       assert.deepEqual(again.effects, []);
     });
   }
-  await t.test('a tab seated by its token leaves the choice to a later answer', () => {
-    // As before the split: the free seat is taken by the first answer that
-    // finds this tab without a seat (after a stand and a reconnect, say).
-    const kept = { token: 't', seat: 'black' };
-    const s = freeze(joinStarted(newSession('r1'), kept).session);
-    const step = answered(s, { type: 'join' }, joinedMsg({ seat: 'black' }));
-    assert.deepEqual(step.effects, []);
-    assert.equal(step.session.autoSit, true);
-    const later = answered(freeze(joinStarted(step.session, null).session), { type: 'join' }, joinedMsg({ full: false }));
-    assert.deepEqual(later.effects, [{ type: 'sit', seat: 'white' }]);
-    assert.equal(later.session.autoSit, false);
-  });
 });
 
 test('a refused join: a bad token is forgotten and the room watched, a missing room ends the page', async (t) => {
@@ -371,4 +363,152 @@ test('left: the page stops following the room', () => {
   const s = joinedSession();
   assert.equal(left(s).gone, true);
   assert.equal(s.gone, false);
+});
+
+/** at is a time of a step: mono on the page's monotonic clock, wall on its wall clock. */
+function at(mono, wall = 0) {
+  return { mono, wall };
+}
+
+const BOB = { kind: 'human', name: 'Bob' };
+const PEOPLE = { black: ANN, white: BOB };
+const CLOCK = {
+  kind: 'fischer', base: 60, increment: 0, black: 60000, white: 55000, running: 'white',
+  asOf: '2026-11-22T18:00:10Z', deadline: '2026-11-22T18:01:05Z', firstMove: false,
+};
+
+test('a new state notes when it arrived, for the clocks; other messages do not', () => {
+  let s = freeze(joinStarted(newSession('r1'), null).session);
+  s = freeze(answered(s, { type: 'join' }, joinedMsg({ state: state({ clock: CLOCK }) }), at(500)).session);
+  assert.equal(s.stateAt, 500);
+  s = freeze(received(s, eventMsg({ seq: 2, type: 'move', seat: 'black', move: 'f5', board: START }, { clock: CLOCK }), at(1700)).session);
+  assert.equal(s.stateAt, 1700);
+  s = freeze(received(s, { type: 'viewers', room: 'r1', count: 3, spectators: 1 }, at(2000)).session);
+  assert.equal(s.stateAt, 1700, 'a viewer count carries no clock');
+  assert.equal(s.room.state.spectators, 1);
+  s = freeze(received(s, { type: 'presence', room: 'r1', seat: 'white', present: false, since: '2026-11-22T18:00:20Z', claimAt: '2026-11-22T18:00:35Z' }, at(2500)).session);
+  assert.equal(s.stateAt, 1700, 'nor does presence');
+  assert.equal(received(s, eventMsg({ seq: 2, type: 'move', seat: 'black', move: 'f5', board: START }), at(9000)).session.stateAt, 1700, 'an event held already changes nothing');
+});
+
+test('presence: the opponent is told who left and who came back, the one who left is not', async (t) => {
+  const base = { seats: PEOPLE, status: 'playing', presence: { black: true, white: true } };
+  const gone = { type: 'presence', room: 'r1', seat: 'white', present: false, since: '2026-11-22T18:00:20Z', claimAt: '2026-11-22T18:00:50Z' };
+  const back = { type: 'presence', room: 'r1', seat: 'white', present: true };
+  await t.test('black hears that white left, then came back', () => {
+    let s = joinedSession({ seat: 'black', state: state(base) });
+    let step = received(s, gone, at(1000));
+    assert.deepEqual(step.effects, [info('Bob (white) left the game.')]);
+    s = freeze(step.session);
+    assert.equal(s.room.state.presence.white, false);
+    step = received(s, back, at(2000));
+    assert.deepEqual(step.effects, [info('Bob is back.')]);
+    assert.equal(step.session.room.state.presence.white, true);
+    assert.equal(step.session.claim, null);
+  });
+  await t.test('a spectator hears it too', () => {
+    assert.deepEqual(received(joinedSession({ state: state(base) }), gone, at(0)).effects, [info('Bob (white) left the game.')]);
+  });
+  await t.test('another tab of the player who left hears nothing', () => {
+    assert.deepEqual(received(joinedSession({ seat: 'white', state: state(base) }), gone, at(0)).effects, []);
+  });
+  await t.test('nothing is said twice, nor after the game', () => {
+    const s = freeze(received(joinedSession({ seat: 'black', state: state(base) }), gone, at(0)).session);
+    assert.deepEqual(received(s, gone, at(10)).effects, []);
+    const over = joinedSession({ seat: 'black', state: state({ ...base, status: 'finished', toMove: null }) });
+    assert.deepEqual(received(over, gone, at(0)).effects, []);
+  });
+  await t.test('a bot seat has no presence worth a word', () => {
+    const s = joinedSession({ seat: 'black', state: state({ ...base, seats: { black: ANN, white: BOT } }) });
+    assert.deepEqual(received(s, gone, at(0)).effects, []);
+  });
+});
+
+test('claimChoice: the grace period counted on the page\'s own clock, then the choices', async (t) => {
+  const base = { seats: PEOPLE, status: 'playing', presence: { black: true, white: true }, moves: ['f5'] };
+  const gone = { type: 'presence', room: 'r1', seat: 'white', present: false, since: '2026-11-22T18:00:20Z', claimAt: '2026-11-22T18:00:50Z' };
+  await t.test('from a presence message: claimAt less since, from its arrival', () => {
+    const s = freeze(received(joinedSession({ seat: 'black', state: state(base) }), gone, at(1000, 99e12)).session);
+    assert.deepEqual(s.claim, { at: '2026-11-22T18:00:50Z', from: 31000 }, 'the wall clock plays no part');
+    assert.deepEqual(claimChoice(s, 1000), { gone: 'white', name: 'Bob', waitMs: 30000, abort: true });
+    assert.equal(claimChoice(s, 30999).waitMs, 1);
+    assert.equal(claimChoice(s, 31000).waitMs, 0);
+    assert.equal(claimChoice(s, 99999).waitMs, 0);
+  });
+  await t.test('from a joined state with a clock: claimAt less asOf', () => {
+    const st = state({ ...base, presence: { black: true, white: false }, gone: { white: '2026-11-22T18:00:00Z' }, claimAt: '2026-11-22T18:00:15Z', clock: CLOCK });
+    const s0 = freeze(joinStarted(newSession('r1'), { token: 't', seat: 'black' }).session);
+    const s = answered(s0, { type: 'join' }, joinedMsg({ seat: 'black', state: st }), at(200, 0)).session;
+    assert.deepEqual(s.claim, { at: '2026-11-22T18:00:15Z', from: 5200 });
+  });
+  await t.test('from a joined state without a clock: claimAt against the wall clock', () => {
+    const st = state({ ...base, presence: { black: true, white: false }, claimAt: '2026-11-22T18:00:15Z' });
+    const s0 = freeze(joinStarted(newSession('r1'), null).session);
+    const s = answered(s0, { type: 'join' }, joinedMsg({ seat: 'black', state: st }), at(200, Date.parse('2026-11-22T18:00:05Z'))).session;
+    assert.deepEqual(s.claim, { at: '2026-11-22T18:00:15Z', from: 10200 });
+    const late = answered(s0, { type: 'join' }, joinedMsg({ seat: 'black', state: st }), at(200, Date.parse('2026-11-22T18:09:00Z'))).session;
+    assert.equal(late.claim.from, 200, 'past: at once');
+  });
+  await t.test('a later state with the same claimAt keeps the time placed', () => {
+    let s = freeze(received(joinedSession({ seat: 'black', state: state(base) }), gone, at(1000)).session);
+    s = received(s, eventMsg({ seq: 2, type: 'move', seat: 'black', move: 'f5', board: START }, { ...base, presence: { black: true, white: false }, claimAt: gone.claimAt }), at(5000)).session;
+    assert.equal(s.claim.from, 31000);
+  });
+  await t.test('abort only while fewer than two moves each', () => {
+    const st = state({ ...base, moves: ['f5', 'd6', 'c3', 'c4'] });
+    const s = freeze(received(joinedSession({ seat: 'black', state: st }), gone, at(0)).session);
+    assert.equal(claimChoice(s, 40000).abort, false);
+  });
+  await t.test('nothing to claim', () => {
+    const s = freeze(received(joinedSession({ seat: 'black', state: state(base) }), gone, at(0)).session);
+    assert.equal(claimChoice(joinedSession({ seat: 'black', state: state(base) }), 0), null, 'the opponent is here');
+    assert.equal(claimChoice({ ...s, room: { ...s.room, seat: null } }, 0), null, 'a spectator claims nothing');
+    const over = received(joinedSession({ seat: 'black', state: state({ ...base, status: 'finished' }) }), gone, at(0)).session;
+    assert.equal(claimChoice(over, 60000), null, 'the game is over');
+    const bot = joinedSession({ seat: 'black', state: state({ ...base, seats: { black: ANN, white: BOT }, presence: { black: true, white: false } }) });
+    assert.equal(claimChoice(bot, 0), null, 'a bot never leaves');
+  });
+});
+
+test('a rematch takes both players to the next game with the same token; a spectator gets the link', async (t) => {
+  const over = { seats: PEOPLE, status: 'finished', toMove: null, result: { winner: 'black', reason: 'resign', black: 2, white: 2, margin: 0 } };
+  const ev = { seq: 2, type: 'rematch', by: 'white', next: 'r2' };
+  await t.test('black follows as white', () => {
+    const s = joinedSession({ seat: 'black', state: state(over) }, { grant: { token: 'tb', seat: 'black' } });
+    const step = received(s, eventMsg(ev, { ...over, next: 'r2' }));
+    assert.deepEqual(step.effects, [info('Rematch agreed: on to the next game.'), { type: 'follow', room: 'r2', grant: { token: 'tb', seat: 'white' } }]);
+    assert.equal(step.session.grant.seat, 'black', 'this room keeps its grant: the finished game stays at its address');
+  });
+  await t.test('a spectator stays', () => {
+    const step = received(joinedSession({ state: state(over) }), eventMsg(ev, { ...over, next: 'r2' }));
+    assert.deepEqual(step.effects, [info('The players started a rematch: follow “Next game” to watch it.')]);
+  });
+  await t.test('an older log\'s rematch in the same room stays', () => {
+    const s = joinedSession({ seat: 'black', state: state(over) }, { grant: { token: 'tb', seat: 'black' } });
+    const step = received(s, eventMsg({ seq: 2, type: 'rematch', by: 'white' }));
+    assert.deepEqual(step.effects, [info('A new game has started.')]);
+  });
+  await t.test('a rematch read in a joined log is not followed', () => {
+    const s0 = freeze(joinStarted(newSession('r1'), { token: 'tb', seat: 'black' }).session);
+    const step = answered(s0, { type: 'join' }, joinedMsg({ seat: 'black', state: state({ ...over, next: 'r2' }), events: [{ seq: 1, type: 'rematch', by: 'white', next: 'r2' }] }));
+    assert.deepEqual(step.effects, []);
+  });
+});
+
+test('the creator cancels the invitation: stand, then say so and leave', () => {
+  const s = joinedSession({ seat: 'black' }, { grant: { token: 't', seat: 'black' } });
+  let step = inviteCancelled(s);
+  assert.deepEqual(step.effects, [{ type: 'send', msg: { type: 'stand' } }]);
+  const cancelling = freeze(step.session);
+  assert.deepEqual(inviteCancelled(cancelling).effects, [], 'one at a time');
+  step = answered(cancelling, { type: 'stand' }, { type: 'ack', seq: 2 });
+  assert.deepEqual(step.effects, [info('Invitation cancelled: you left the room.'), { type: 'leave' }]);
+  assert.equal(step.session.cancelling, false);
+  // A plain stand stays in the room.
+  assert.deepEqual(answered(s, { type: 'stand' }, { type: 'ack', seq: 2 }).effects, []);
+  // A refused stand is said, and the page stays.
+  step = refused(cancelling, { type: 'stand' }, err('unavailable'));
+  assert.deepEqual(step.effects, [errorToast('unavailable')]);
+  assert.equal(step.session.cancelling, false);
+  assert.deepEqual(inviteCancelled(joinedSession()).effects, [], 'a spectator has nothing to cancel');
 });

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   newRoom, onJoined, onEvent, onThinking, onViewers, history, view, evalSeries, seatName, resultText,
-  turnText, passNotice, formatScore, canAct, createStore, other, spectators, lastMoveText,
+  turnText, passNotice, formatScore, canAct, createStore, other, spectators, lastMoveText, onPresence, movesEach, plural,
 } from '../../static/js/store.js';
 import { startBoard } from '../../static/js/notation.js';
 
@@ -151,6 +151,12 @@ test('words for seats, results, turns and passes', async (t) => {
     { name: 'gomoku five', s: state({ game: 'gomoku', result: { winner: 'black', reason: 'five', black: 9, white: 8, margin: 0 } }), want: 'Black wins with five in a row.' },
     { name: 'gomoku full board', s: state({ game: 'gomoku', result: { winner: null, reason: 'board_full', black: 113, white: 112, margin: 0 } }), want: 'Draw: the board is full.' },
     { name: 'no result', s: state(), want: '' },
+    { name: 'on time', s: state({ result: { winner: 'black', reason: 'timeout', black: 20, white: 30, margin: 0 } }), want: "Black wins on time: White's time ran out." },
+    { name: 'draw by agreement, reversi', s: state({ result: { winner: null, reason: 'agreement', black: 20, white: 30, margin: 0 } }), want: 'Draw by agreement.' },
+    { name: 'draw by agreement, gomoku', s: state({ game: 'gomoku', result: { winner: null, reason: 'agreement', black: 5, white: 5, margin: 0 } }), want: 'Draw by agreement.' },
+    { name: 'the win claimed', s: state({ result: { winner: 'white', reason: 'abandoned', black: 2, white: 2, margin: 0 } }), want: 'White wins: Black left the game.' },
+    { name: 'a draw called', s: state({ result: { winner: null, reason: 'abandoned', black: 2, white: 2, margin: 0 } }), want: 'Draw: called after a player left.' },
+    { name: 'aborted', s: state({ result: { winner: null, reason: 'aborted', black: 2, white: 2, margin: 0 } }), want: 'Game aborted: no result.' },
   ];
   for (const tc of results) await t.test(tc.name, () => assert.equal(resultText(tc.s), tc.want));
   await t.test('turnText', () => {
@@ -184,7 +190,20 @@ test('canAct', async (t) => {
     { name: 'against a bot', room: { seat: 'black', state: state({ seats: withBot, moves: ['f5', 'd6'] }) }, want: { switchSides: true, undo: true } },
     { name: 'my undo request waits', room: { seat: 'black', state: state({ moves: ['f5', 'd6'], undoRequest: { by: 'black' } }) }, want: { undo: false, answerUndo: false } },
     { name: 'opponent asks', room: { seat: 'white', state: state({ moves: ['f5', 'd6'], undoRequest: { by: 'black' } }) }, want: { answerUndo: true } },
-    { name: 'finished', room: { seat: 'black', state: state({ status: 'finished', toMove: null, result: { winner: 'black', reason: 'resign', black: 2, white: 2, margin: 0 } }) }, want: { move: false, rematch: true, resign: false, undo: false } },
+    { name: 'finished', room: { seat: 'black', state: state({ status: 'finished', toMove: null, result: { winner: 'black', reason: 'resign', black: 2, white: 2, margin: 0 } }) }, want: { move: false, rematch: true, resign: false, undo: false, offerDraw: false, abort: false } },
+    { name: 'a visitor may not sit in a finished game', room: { seat: null, state: state({ status: 'finished', seats: { black: { kind: 'human', name: 'A' }, white: { kind: 'open' } } }) }, want: { sit: false } },
+    { name: 'between people: a draw offer, an abort before both moved', room: { seat: 'white', state: state({ moves: ['f5'], toMove: 'white' }) }, want: { offerDraw: true, abort: true, answerDraw: false } },
+    { name: 'no abort once both have moved', room: { seat: 'black', state: state({ moves: ['f5', 'd6'] }) }, want: { abort: false, offerDraw: true } },
+    { name: 'a pass is not a move', room: { seat: 'black', state: state({ moves: ['f5', 'pass'] }) }, want: { abort: true } },
+    { name: 'no draw offers to a bot', room: { seat: 'black', state: state({ seats: withBot }) }, want: { offerDraw: false } },
+    { name: 'my draw offer waits', room: { seat: 'black', state: state({ drawOffer: { by: 'black' } }) }, want: { offerDraw: false, answerDraw: false } },
+    { name: 'the opponent offers a draw', room: { seat: 'white', state: state({ drawOffer: { by: 'black' } }) }, want: { offerDraw: true, answerDraw: true } },
+    { name: 'a spectator answers nothing', room: { seat: null, state: state({ drawOffer: { by: 'black' } }) }, want: { answerDraw: false, offerDraw: false } },
+    { name: 'my rematch offer waits', room: { seat: 'black', state: state({ status: 'finished', toMove: null, rematchOffer: { by: 'black' } }) }, want: { rematch: false, answerRematch: false } },
+    { name: 'the opponent offers a rematch', room: { seat: 'white', state: state({ status: 'finished', toMove: null, rematchOffer: { by: 'black' } }) }, want: { rematch: true, answerRematch: true } },
+    { name: 'after the rematch began', room: { seat: 'white', state: state({ status: 'finished', toMove: null, next: 'r2', rematchOffer: null }) }, want: { rematch: false, answerRematch: false } },
+    { name: 'the creator waits for a friend', room: { seat: 'black', state: state({ status: 'waiting', seats: { black: { kind: 'human', name: 'A' }, white: { kind: 'open' } } }) }, want: { cancelInvite: true, stand: true } },
+    { name: 'no invitation to cancel against a bot', room: { seat: 'black', state: state({ seats: withBot }) }, want: { cancelInvite: false } },
   ];
   for (const tc of cases) {
     await t.test(tc.name, () => {
@@ -231,4 +250,63 @@ test('lastMoveText names the mover by parity, passes included', async (t) => {
     { name: 'a pass itself', s: state({ moves: ['f5', 'pass'], lastMove: 'pass' }), want: '' },
   ];
   for (const tc of cases) await t.test(tc.name, () => assert.equal(lastMoveText(tc.s), tc.want));
+});
+
+test('spectators is the server\'s count when it sends one', () => {
+  const two = { black: { kind: 'human', name: 'A' }, white: { kind: 'human', name: 'B' } };
+  assert.equal(spectators({ viewers: 3, spectators: 2, seats: two }), 2);
+  assert.equal(spectators({ viewers: 3, spectators: 0, seats: two }), 0);
+});
+
+test('onViewers takes the spectators too', () => {
+  const room = onViewers({ ...newRoom('r1'), state: state() }, { count: 4, spectators: 2 });
+  assert.equal(room.state.viewers, 4);
+  assert.equal(room.state.spectators, 2);
+});
+
+test('onPresence: a player leaves and comes back', () => {
+  const r0 = { ...newRoom('r1'), state: state({ presence: { black: true, white: true } }) };
+  const r1 = onPresence(r0, { seat: 'white', present: false, since: '2026-11-22T18:00:20Z', claimAt: '2026-11-22T18:00:50Z' });
+  assert.deepEqual(r1.state.presence, { black: true, white: false });
+  assert.deepEqual(r1.state.gone, { white: '2026-11-22T18:00:20Z' });
+  assert.equal(r1.state.claimAt, '2026-11-22T18:00:50Z');
+  assert.equal(r0.state.presence.white, true, 'the room given is not changed');
+  const r2 = onPresence(r1, { seat: 'white', present: true });
+  assert.deepEqual(r2.state.presence, { black: true, white: true });
+  assert.deepEqual(r2.state.gone, {});
+  assert.equal(r2.state.claimAt, undefined);
+  assert.equal(onPresence(newRoom('r1'), { seat: 'white', present: false }).state, null, 'nothing before a state');
+});
+
+test('a rematch in another room keeps this room\'s game', () => {
+  const events = [move(1, 'black', 'f5', AFTER_F5), move(2, 'white', 'd6', AFTER_D6), { seq: 3, type: 'resign', time: '', seat: 'white' }, { seq: 4, type: 'rematch', time: '', by: 'black', next: 'r2' }];
+  assert.equal(history(events).length, 2);
+  const room = { ...newRoom('r1'), state: state({ moves: ['f5', 'd6'] }), events: events.slice(0, 3), lastSeq: 3, cursor: 1 };
+  const after = onEvent(room, { event: events[3], state: state({ moves: ['f5', 'd6'], status: 'finished', next: 'r2' }) }).room;
+  assert.equal(after.cursor, 1, 'the replay of the finished game goes on');
+});
+
+test('movesEach counts moves, not passes, of the side with fewer', () => {
+  assert.equal(movesEach(state({ moves: [] })), 0);
+  assert.equal(movesEach(state({ moves: ['f5'] })), 0);
+  assert.equal(movesEach(state({ moves: ['f5', 'd6', 'c3'] })), 1);
+  assert.equal(movesEach(state({ moves: ['f5', 'pass', 'c3', 'pass'] })), 0);
+  assert.equal(movesEach(state({ moves: ['f5', 'd6', 'c3', 'c4'] })), 2);
+});
+
+test('plural', () => {
+  assert.equal(plural(1, 'ply', 'plies'), '1 ply');
+  assert.equal(plural(0, 'ply', 'plies'), '0 plies');
+  assert.equal(plural(7, 'spectator', 'spectators'), '7 spectators');
+});
+
+test('a person who has just sat down is connected, whatever the state of the sit says', () => {
+  const before = { ...newRoom('r1'), state: state({ status: 'waiting', seats: { black: { kind: 'human', name: 'Ann' }, white: { kind: 'open' } }, presence: { black: true, white: false } }), lastSeq: 1 };
+  const sat = state({ version: 2, presence: { black: true, white: false }, gone: { white: '2026-11-22T18:00:00Z' }, claimAt: '2026-11-22T18:00:15Z' });
+  const room = onEvent(before, { event: { seq: 2, type: 'seat', time: '', seat: 'white', kind: 'human', name: 'Bob' }, state: sat }).room;
+  assert.deepEqual(room.state.presence, { black: true, white: true });
+  assert.deepEqual(room.state.gone, {});
+  assert.equal(room.state.claimAt, undefined);
+  const bot = onEvent(before, { event: { seq: 2, type: 'seat', time: '', seat: 'white', kind: 'bot', level: 2 }, state: sat }).room;
+  assert.equal(bot.state, sat, 'a bot is not a connection');
 });
