@@ -129,7 +129,7 @@ func (r *liveRoom) botDone(run *botRun, p progress, err error) {
 		run.cancel()
 		r.releaseLease()
 		if r.node.ctx.Err() == nil {
-			r.node.log.Warn("bot search failed", "room", r.id, "err", err)
+			r.node.warn("bot search failed", "room", r.id, "err", err)
 			r.retryBotLater(time.Second)
 		}
 		return
@@ -149,7 +149,7 @@ func (r *liveRoom) botDone(run *botRun, p progress, err error) {
 	version := run.version
 	_, err = r.execute(r.node.ctx, Command{Kind: CmdMove, Move: p.Best, At: &version, actor: run.side, bot: true, eval: &eval})
 	if err != nil {
-		r.node.log.Warn("bot move refused", "room", r.id, "move", p.Best, "err", err)
+		r.node.warn("bot move refused", "room", r.id, "move", p.Best, "err", err)
 		r.checkBot()
 	}
 	if r.bot == nil {

@@ -315,7 +315,7 @@ func (r *liveRoom) housekeep() bool {
 func (r *liveRoom) fromBroker(raw []byte) {
 	var m brokerMsg
 	if err := json.Unmarshal(raw, &m); err != nil {
-		r.node.log.Warn("bad broker message", "room", r.id, "err", err)
+		r.node.warn("bad broker message", "room", r.id, "err", err)
 		return
 	}
 	if m.Node == r.node.name && m.Kind != "presence" {
@@ -363,7 +363,8 @@ func (r *liveRoom) catchUp() {
 	defer cancel()
 	events, err := r.node.store.EventsSince(ctx, r.id, r.state.version)
 	if err != nil {
-		r.node.log.Warn("catch up", "room", r.id, "err", err)
+		r.node.backendFailed(err)
+		r.node.warn("catch up", "room", r.id, "err", err)
 		r.resync.Store(true)
 		return
 	}
@@ -432,6 +433,8 @@ func (r *liveRoom) join(sub Subscriber, req JoinRequest) (Side, error) {
 	if !sub.Deliver(mustJSON(msg)) {
 		delete(r.subs, sub)
 		r.presenceChanged()
+	} else if r.node.storeDown.Load() {
+		sub.Deliver(storageMsg(false))
 	}
 	return side, nil
 }
@@ -483,7 +486,8 @@ func (r *liveRoom) presenceChanged() {
 	ctx, cancel := backendContext(r.node.ctx)
 	defer cancel()
 	if err := r.recordPresence(ctx); err != nil {
-		r.node.log.Warn("presence", "room", r.id, "err", err)
+		r.node.backendFailed(err)
+		r.node.warn("presence", "room", r.id, "err", err)
 		return
 	}
 	r.node.publish(ctx, r.id, brokerMsg{Kind: "presence"})
@@ -670,7 +674,7 @@ func (r *liveRoom) timeUp() {
 	case CodeOf(err) == CodeTooEarly || CodeOf(err) == CodeGameOver:
 		r.armClock() // the clock moved on meanwhile
 	default:
-		r.node.log.Warn("clock", "room", r.id, "err", err)
+		r.node.warn("clock", "room", r.id, "err", err)
 		time.AfterFunc(time.Second, func() { r.post(r.timeUp) })
 	}
 }
@@ -739,6 +743,7 @@ func (r *liveRoom) store(ctx context.Context, d decision, watcher Subscriber) er
 	ctx, cancel := backendContext(ctx)
 	defer cancel()
 	if err := r.node.store.Append(ctx, r.id, r.state.version, d.events, d.next.summary()); err != nil {
+		r.node.backendFailed(err)
 		if errors.Is(err, ErrNotFound) {
 			return errorf(CodeRoomNotFound, "the room has expired")
 		}
@@ -753,7 +758,7 @@ func (r *liveRoom) store(ctx context.Context, d decision, watcher Subscriber) er
 		r.node.metrics.events.WithLabelValues(string(pub.Type)).Inc()
 	}
 	if err := r.node.publish(ctx, r.id, brokerMsg{Kind: "events", Events: d.events}); err != nil {
-		r.node.log.Warn("publish events", "room", r.id, "err", err)
+		r.node.warn("publish events", "room", r.id, "err", err)
 	}
 	return nil
 }

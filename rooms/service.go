@@ -102,10 +102,68 @@ func NewService(store Store, broker Broker, bots *BotPool, cfg Config) *Service 
 	s := &Service{cfg: cfg, store: store, broker: broker, analyzer: newAnalyzer(), log: cfg.Logger,
 		ctx: ctx, cancel: cancel, live: map[string]*liveRoom{}}
 	s.node = &node{name: cfg.Node, store: store, broker: broker, bots: bots, cfg: cfg,
-		log: cfg.Logger, metrics: cfg.Metrics, ctx: ctx, unlist: s.unlist, wake: s.wake}
-	s.wg.Add(1)
+		log: cfg.Logger, metrics: cfg.Metrics, ctx: ctx, unlist: s.unlist, wake: s.wake,
+		noticeOutage: make(chan struct{}, 1)}
+	s.wg.Add(2)
 	go s.sweep()
+	go s.watchStore()
 	return s
+}
+
+// Store watching: a node pings its Store every storeCheckEvery (every second while it is
+// down, and at once when a room's call finds it down), and tells every watcher of its
+// live rooms when it goes down and when it is back.
+const (
+	storeCheckEvery   = 5 * time.Second
+	storeRecheckEvery = time.Second
+)
+
+func (s *Service) watchStore() {
+	defer s.wg.Done()
+	t := time.NewTimer(storeCheckEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.ctx.Done():
+			return
+		case <-t.C:
+		case <-s.node.noticeOutage:
+		}
+		ctx, cancel := backendContext(s.ctx)
+		err := s.store.Ping(ctx)
+		cancel()
+		if s.ctx.Err() != nil {
+			return
+		}
+		down := err != nil
+		if down != s.node.storeDown.Load() {
+			s.node.storeDown.Store(down)
+			if down {
+				s.log.Warn("the store cannot be reached: moves are paused", "err", err)
+			} else {
+				s.log.Info("the store is back")
+			}
+			s.tellEveryone(storageMsg(!down))
+		}
+		next := storeCheckEvery
+		if down {
+			next = storeRecheckEvery
+		}
+		t.Reset(next)
+	}
+}
+
+// tellEveryone sends msg to every watcher of every live room of this node.
+func (s *Service) tellEveryone(msg []byte) {
+	s.mu.Lock()
+	live := make([]*liveRoom, 0, len(s.live))
+	for _, r := range s.live {
+		live = append(live, r)
+	}
+	s.mu.Unlock()
+	for _, r := range live {
+		r.post(func() { r.broadcast(msg) })
+	}
 }
 
 // Node is this node's name.
@@ -340,7 +398,8 @@ func (s *Service) sweep() {
 				s.wake(id)
 			}
 		} else if !errors.Is(err, context.Canceled) {
-			s.log.Warn("bot sweep", "err", err)
+			s.node.backendFailed(err)
+			s.node.warn("bot sweep", "err", err)
 		}
 		select {
 		case <-s.ctx.Done():

@@ -185,3 +185,20 @@ func mustJSON(v any) []byte {
 	}
 	return b
 }
+
+// statusMsg tells watchers whether the node can reach its Store: while it cannot, moves
+// and every other change are refused with `unavailable`.
+type statusMsg struct {
+	Type    string `json:"type"`
+	Storage string `json:"storage"` // "ok" or "unavailable"
+	Message string `json:"message"`
+}
+
+// storageMsg is the status message for a Store that is reachable (ok) or not.
+func storageMsg(ok bool) []byte {
+	if ok {
+		return mustJSON(statusMsg{Type: "status", Storage: "ok", Message: "the game store is back: moves are stored again"})
+	}
+	return mustJSON(statusMsg{Type: "status", Storage: "unavailable",
+		Message: "the game store cannot be reached: moves are paused, and nothing stored is lost"})
+}

@@ -136,6 +136,9 @@ func TestRedisOutage(t *testing.T) {
 	ann.ok(msg{"type": "move", "room": room, "move": "h8"})
 
 	redis.Stop()
+	// Ann, who sends nothing, is told that moves are paused.
+	st := ann.waitFor("storage unavailable", func(m msg) bool { return m.str("type") == "status" })
+	require.Equal(t, "unavailable", st.str("storage"))
 	bob.fails(msg{"type": "move", "room": room, "move": "h9"}, "unavailable")
 	status, _ := getJSON(t, addr, "/readyz")
 	require.Equal(t, http.StatusServiceUnavailable, status)
@@ -154,6 +157,8 @@ func TestRedisOutage(t *testing.T) {
 	}, 30*time.Second, 100*time.Millisecond)
 	status, _ = getJSON(t, addr, "/readyz")
 	require.Equal(t, http.StatusOK, status)
+	st = ann.waitFor("storage ok", func(m msg) bool { return m.str("type") == "status" })
+	require.Equal(t, "ok", st.str("storage"))
 	ann.ok(msg{"type": "move", "room": room, "move": "i8"})
 	_, rec := getJSON(t, addr, "/api/rooms/"+room)
 	require.Equal(t, []string{"h8", "h9", "i8"}, toStrings(rec.obj("state")["moves"]))
