@@ -4,7 +4,7 @@
 // the first-move limit while a side has not made its first move. Between
 // states the part draws itself again just when the shown time changes.
 
-import { h, replace } from './dom.js';
+import { h } from './dom.js';
 import { capital } from './store.js';
 import { face, formatClock, lowTime, nextChange, describeControl } from './clock.js';
 import { SEATS } from './store.js';
@@ -28,10 +28,9 @@ export function clocksPart() {
     white: h('div', { class: 'clock clock-white', id: 'clock-white', role: 'timer' },
       h('span', { class: 'stone stone-white', 'aria-hidden': 'true' }), times.white),
   };
-  const control = h('span', { class: 'clock-control muted small', id: 'clock-control' });
   const first = h('p', { class: 'first-move small', id: 'first-move', role: 'status' });
   const el = h('section', { class: 'clocks', id: 'clocks', 'aria-label': 'Clocks' },
-    h('div', { class: 'clock-row' }, boxes.black, boxes.white), control, first);
+    h('div', { class: 'clock-row' }, boxes.black, boxes.white), first);
   el.hidden = true;
   /** @type {{clock: ClockState, at: number}|null} */
   let shown = null;
@@ -47,11 +46,10 @@ export function clocksPart() {
     const kind = clock.kind === 'correspondence' ? 'correspondence' : 'fischer';
     for (const seat of SEATS) {
       const ms = f[seat];
-      const running = f.running === seat && f.firstMove == null;
       const text = formatClock(ms, kind);
       if (times[seat].textContent !== text) times[seat].textContent = text;
       boxes[seat].classList.toggle('running', f.running === seat);
-      boxes[seat].classList.toggle('low', running && lowTime(clock, ms));
+      boxes[seat].classList.toggle('low', lowTime(clock, ms));
       boxes[seat].classList.toggle('out', ms <= 0);
       boxes[seat].setAttribute('aria-label', `${capital(seat)}'s clock: ${text}${f.running === seat ? ', running' : ''}`);
     }
@@ -81,7 +79,7 @@ export function clocksPart() {
       if (shown && shown.clock === clock && shown.at === session.stateAt) return;
       el.hidden = false;
       shown = { clock, at: session.stateAt };
-      replace(control, `Time control: ${describeControl(clock)}`);
+      el.setAttribute('aria-label', `Clocks (${describeControl(clock)})`);
       tick();
     },
   };

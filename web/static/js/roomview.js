@@ -108,15 +108,18 @@ export class RoomView {
     const invite = invitePart(s);
     const record = recordPart();
     /** @type {Part[]} the panel's parts, in the order they are drawn */
-    this.parts = [players, clocks, seatOffer, claim, thinking, undo, draw, rematch, controls, moves, evaluation, invite, record];
+    const panel = [players, seatOffer, claim, thinking, undo, draw, rematch, controls, moves, evaluation, invite, record];
+    /** @type {Part[]} every part: the clocks sit over the board, where a player's eyes are */
+    this.parts = [clocks, ...panel];
     this.el = h('main', { class: `room room-${s.game}`, id: 'room', dataset: { room: s.id, game: s.game } },
       h('section', { class: 'board-area' },
         h('div', { class: 'room-head' },
           h('h1', { class: 'room-title' }, describeRoom(s)),
           this.viewers, this.link, this.series),
+        clocks.el,
         h('div', { class: 'board-wrap' }, this.board.el),
         this.status, this.passLine),
-      h('aside', { class: 'panel' }, this.parts.map((p) => p.el)));
+      h('aside', { class: 'panel' }, panel.map((p) => p.el)));
     replace(root, this.el);
   }
 
