@@ -75,7 +75,7 @@ export function mountLobby(root, navigate) {
     h('main', { class: 'lobby' },
       h('section', { class: 'card create' }, h('h2', null, 'New game'), form.el),
       h('div', { class: 'lists' },
-        h('section', { class: 'card' }, h('h2', null, 'Open rooms'), h('p', { class: 'muted small' }, 'Waiting for a player: take the free seat.'), openList),
+        h('section', { class: 'card' }, h('h2', null, 'Open rooms'), h('p', { class: 'muted small' }, 'Waiting for a player: open one to take the free seat.'), openList),
         h('section', { class: 'card' }, h('h2', null, 'Live games'), h('p', { class: 'muted small' }, 'Watch a game as it is played.'), liveList),
         h('section', { class: 'card' }, h('h2', null, 'Finished'), doneList)),
     ),
@@ -161,8 +161,8 @@ export function mountLobby(root, navigate) {
     const gomokuOpts = h('div', { class: 'row gomoku-only' },
       h('label', null, 'Board ', size), h('label', null, 'Rule ', rule));
     const clock = clockPicker();
-    const colour = h('fieldset', { class: 'segmented', id: 'colour-pick' }, h('legend', null, 'You play'),
-      radio('colour', 'black', 'Black (moves first)', true), radio('colour', 'white', 'White', false), radio('colour', 'random', 'Random', false));
+    const colour = h('fieldset', { class: 'segmented', id: 'colour-pick' }, h('legend', null, 'You play (black moves first)'),
+      radio('colour', 'black', 'Black', true), radio('colour', 'white', 'White', false), radio('colour', 'random', 'Random', false));
     const opponent = opponentPicker();
     const hint = h('p', { class: 'muted small', id: 'create-hint' });
     const submit = h('button', { type: 'submit', class: 'button primary', id: 'create-room' }, 'Create room');

@@ -165,6 +165,39 @@ describe('playing people in chromium', { skip: missing || false }, () => {
     await ann.context().close();
   });
 
+  test('a player who left and came back is told of; one who stays away gets a bot in the seat', async () => {
+    const ann = await person('Ann');
+    const id = await createRoom(ann, {});
+    const bob = await person('Bob');
+    await bob.goto(`/r/${id}`);
+    await bob.locator('#sit-white').click();
+    await waitRoom(bob, { seat: 'white', status: 'playing' });
+    await play(ann, bob);
+
+    // Bob closes his tab and opens the room again: his browser keeps the seat.
+    await bob.close();
+    await toastSeen(ann, 'Bob (white) left the game.');
+    await ann.locator('#presence-white.offline').waitFor();
+    const again = await bob.context().newPage();
+    watchErrors(again, 'Bob again', pageErrors);
+    await again.goto(`/r/${id}`);
+    await waitRoom(again, { seat: 'white' });
+    await toastSeen(ann, 'Bob is back.');
+    await ann.locator('#presence-white.online').waitFor();
+    await ann.locator('#claim-box').waitFor({ state: 'hidden' });
+
+    // He leaves for good: once the grace period is over Ann hands his seat to a bot, which plays on.
+    await again.close();
+    await ann.locator('#btn-claim-bot').waitFor({ timeout: 30_000 });
+    await ann.locator('#claim-bot-level').selectOption('1');
+    await ann.locator('#btn-claim-bot').click();
+    await ann.locator('#player-white .badge.bot', { hasText: 'level 1' }).waitFor();
+    await waitRoom(ann, { plies: 2, toMove: 'black' });
+    await ann.locator('#claim-box').waitFor({ state: 'hidden' });
+    await bob.context().close();
+    await ann.context().close();
+  });
+
   test('an invite link seats no one until they ask; the creator chooses the colour and may cancel', async () => {
     const ann = await person('Ann');
     const id = await createRoom(ann, { colour: 'white' });

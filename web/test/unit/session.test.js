@@ -52,8 +52,8 @@ function joinedMsg(over = {}) {
 }
 
 /**
- * joinedSession is a session that has joined r1 with the given answer (the
- * free seat already tried, so that no sit follows), all frozen.
+ * joinedSession is a session that has joined r1 with the given answer (no
+ * seat chosen at creation, so that no sit follows), all frozen.
  */
 function joinedSession(answer = {}, over = {}) {
   const s = joinStarted({ ...newSession('r1'), ...over }, over.grant ?? null).session;
