@@ -14,14 +14,27 @@ type MemoryStore struct {
 	ttls TTLs
 	now  func() time.Time
 
-	mu    sync.Mutex
-	rooms map[string]*memRoom
+	mu      sync.Mutex
+	rooms   map[string]*memRoom
+	players map[string]map[string]memPlayed // identity -> room -> when and where
+	queues  map[string][]memTicket
 }
 
 type memRoom struct {
 	meta    Meta
 	events  []Event
 	sum     Summary
+	chat    []ChatLine
+	expires time.Time
+}
+
+type memPlayed struct {
+	seat Side
+	at   time.Time
+}
+
+type memTicket struct {
+	ticket  string
 	expires time.Time
 }
 
@@ -29,7 +42,8 @@ var _ Store = (*MemoryStore)(nil)
 
 // NewMemoryStore returns an empty MemoryStore whose rooms expire after ttls.
 func NewMemoryStore(ttls TTLs) *MemoryStore {
-	return &MemoryStore{ttls: ttls, now: time.Now, rooms: map[string]*memRoom{}}
+	return &MemoryStore{ttls: ttls, now: time.Now, rooms: map[string]*memRoom{},
+		players: map[string]map[string]memPlayed{}, queues: map[string][]memTicket{}}
 }
 
 // room returns a live room or nil, dropping it if it has expired. Callers hold mu.
@@ -148,5 +162,97 @@ func checkSeqs(version int64, events []Event) error {
 			return errorf(CodeInternal, "event %d has seq %d, want %d", i, e.Seq, version+1+int64(i))
 		}
 	}
+	return nil
+}
+
+// AppendChat implements Store.
+func (m *MemoryStore) AppendChat(ctx context.Context, room string, line ChatLine) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	r := m.room(room)
+	if r == nil {
+		return ErrNotFound
+	}
+	r.chat = append(r.chat, line)
+	if n := len(r.chat); n > ChatKept {
+		r.chat = slices.Clone(r.chat[n-ChatKept:])
+	}
+	return nil
+}
+
+// Chat implements Store.
+func (m *MemoryStore) Chat(ctx context.Context, room string) ([]ChatLine, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	r := m.room(room)
+	if r == nil {
+		return nil, ErrNotFound
+	}
+	return slices.Clone(r.chat), nil
+}
+
+// RecordPlayer implements Store.
+func (m *MemoryStore) RecordPlayer(ctx context.Context, identity, room string, seat Side, at time.Time) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	played := m.players[identity]
+	if played == nil {
+		played = map[string]memPlayed{}
+		m.players[identity] = played
+	}
+	played[room] = memPlayed{seat: seat, at: at}
+	if len(played) > PlayerRoomsKept {
+		oldest := ""
+		for id, p := range played {
+			if oldest == "" || p.at.Before(played[oldest].at) {
+				oldest = id
+			}
+		}
+		delete(played, oldest)
+	}
+	return nil
+}
+
+// PlayerRooms implements Store.
+func (m *MemoryStore) PlayerRooms(ctx context.Context, identity string, limit int) ([]PlayerRoom, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := []PlayerRoom{}
+	for id, p := range m.players[identity] {
+		if r := m.room(id); r != nil {
+			out = append(out, PlayerRoom{Summary: r.sum, MySeat: p.seat})
+		}
+	}
+	slices.SortFunc(out, func(a, b PlayerRoom) int { return b.UpdatedAt.Compare(a.UpdatedAt) })
+	if len(out) > limit {
+		out = out[:limit]
+	}
+	return out, nil
+}
+
+// Pair implements Store.
+func (m *MemoryStore) Pair(ctx context.Context, queue, ticket string, ttl time.Duration) (string, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	now := m.now()
+	var waiting []memTicket
+	for _, t := range m.queues[queue] {
+		if now.Before(t.expires) && t.ticket != ticket {
+			waiting = append(waiting, t)
+		}
+	}
+	if len(waiting) > 0 {
+		m.queues[queue] = waiting[1:]
+		return waiting[0].ticket, nil
+	}
+	m.queues[queue] = append(waiting, memTicket{ticket: ticket, expires: now.Add(ttl)})
+	return "", nil
+}
+
+// Unpair implements Store.
+func (m *MemoryStore) Unpair(ctx context.Context, queue, ticket string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.queues[queue] = slices.DeleteFunc(m.queues[queue], func(t memTicket) bool { return t.ticket == ticket })
 	return nil
 }

@@ -51,6 +51,13 @@ func TestStoreConformance(t *testing.T) {
 			t.Run("Expiry", func(t *testing.T) {
 				testStoreExpiry(t, newStore(t, TTLs{Finished: 200 * time.Millisecond, Idle: time.Hour}))
 			})
+			t.Run("Chat", func(t *testing.T) { testStoreChat(t, newStore(t, DefaultTTLs)) })
+			t.Run("Players", func(t *testing.T) { testStorePlayers(t, newStore(t, DefaultTTLs)) })
+			t.Run("Pair", func(t *testing.T) { testStorePair(t, newStore(t, DefaultTTLs)) })
+			t.Run("PairRace", func(t *testing.T) { testStorePairRace(t, newStore(t, DefaultTTLs)) })
+			t.Run("WaitingTTL", func(t *testing.T) {
+				testStoreWaitingTTL(t, newStore(t, TTLs{Finished: time.Hour, Idle: time.Hour, Waiting: 200 * time.Millisecond}))
+			})
 		})
 	}
 }
