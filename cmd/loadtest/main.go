@@ -11,7 +11,7 @@
 //
 // Usage:
 //
-//	loadtest [flags] idle|moves|bots|growth
+//	loadtest [flags] idle|moves|bots|growth|fsync
 //
 // Modes:
 //
@@ -32,6 +32,9 @@
 //	        fresh connections and the same move rate per room; prints a table of
 //	        latency and memory, and the knee: the first step whose p99 is more than
 //	        twice the first step's, or that falls 5% short of its move rate.
+//	fsync   no server: writes 200-byte records to a file in -fsync-dir, each followed by
+//	        fsync, one at a time for -duration, and prints the fsync latency: the floor
+//	        under a Redis write with appendfsync always on this disk.
 //
 // With several comma-separated -addr nodes, clients are spread over them, and a client
 // whose node goes away connects to the next one in the list with backoff (100 ms
@@ -92,6 +95,7 @@ type config struct {
 	reconnect   bool
 	jsonOut     bool
 	concurrency int
+	fsyncDir    string
 }
 
 // parseArgs reads the command line (without the program name).
@@ -100,7 +104,7 @@ func parseArgs(args []string, stderr io.Writer) (config, error) {
 	fs := flag.NewFlagSet("loadtest", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: loadtest [flags] idle|moves|bots|growth")
+		fmt.Fprintln(stderr, "usage: loadtest [flags] idle|moves|bots|growth|fsync")
 		fs.PrintDefaults()
 	}
 	addrs := fs.String("addr", "127.0.0.1:8080", "server node(s), comma-separated host:port on loopback")
@@ -117,12 +121,13 @@ func parseArgs(args []string, stderr io.Writer) (config, error) {
 	reconnect := fs.String("reconnect", "auto", "reconnect to the next node when a socket drops: true, false, auto (true with several nodes)")
 	fs.BoolVar(&c.jsonOut, "json", false, "print the results as JSON")
 	fs.IntVar(&c.concurrency, "setup-concurrency", 32, "rooms set up at once")
+	fs.StringVar(&c.fsyncDir, "fsync-dir", os.TempDir(), "fsync: the directory to write in (put it on Redis's disk)")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
 	if fs.NArg() != 1 {
 		fs.Usage()
-		return c, errors.New("loadtest: want exactly one mode: idle, moves, bots or growth")
+		return c, errors.New("loadtest: want exactly one mode: idle, moves, bots, growth or fsync")
 	}
 	c.mode = fs.Arg(0)
 	var err error
@@ -147,8 +152,8 @@ func parseArgs(args []string, stderr io.Writer) (config, error) {
 func (c config) check() error {
 	perRoom := 2 + c.spectators
 	switch {
-	case c.mode != "idle" && c.mode != "moves" && c.mode != "bots" && c.mode != "growth":
-		return fmt.Errorf("loadtest: unknown mode %q: want idle, moves, bots or growth", c.mode)
+	case c.mode != "idle" && c.mode != "moves" && c.mode != "bots" && c.mode != "growth" && c.mode != "fsync":
+		return fmt.Errorf("loadtest: unknown mode %q: want idle, moves, bots, growth or fsync", c.mode)
 	case c.spectators < 0 || c.spectators > 1000:
 		return fmt.Errorf("loadtest: -spectators %d: want 0..1000", c.spectators)
 	case c.sources < 0 || c.sources > maxSources:
@@ -161,6 +166,7 @@ func (c config) check() error {
 		return fmt.Errorf("loadtest: -setup-concurrency %d: want 1..1024", c.concurrency)
 	}
 	switch c.mode {
+	case "fsync":
 	case "idle":
 		if c.conns < perRoom || c.conns > maxConns {
 			return fmt.Errorf("loadtest: -conns %d: want %d..%d", c.conns, perRoom, maxConns)
@@ -230,6 +236,13 @@ func main() {
 
 // run carries out one mode and prints its results to out (progress goes to log).
 func run(ctx context.Context, cfg config, out, log io.Writer) error {
+	if cfg.mode == "fsync" {
+		res, err := fsyncLatency(ctx, cfg.fsyncDir, cfg.duration)
+		if err != nil {
+			return err
+		}
+		return printResult(out, cfg.jsonOut, res)
+	}
 	limit, err := raiseFileLimit(cfg.maxConnections())
 	if err != nil {
 		return err
@@ -259,7 +272,12 @@ func run(ctx context.Context, cfg config, out, log io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if cfg.jsonOut {
+	return printResult(out, cfg.jsonOut, result)
+}
+
+// printResult prints a mode's result as text or JSON.
+func printResult(out io.Writer, jsonOut bool, result any) error {
+	if jsonOut {
 		enc := json.NewEncoder(out)
 		enc.SetIndent("", "  ")
 		return enc.Encode(result)

@@ -7,14 +7,18 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/require"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/boardhall/boardhall/rooms/redistest"
 )
 
 func TestLoadConfig(t *testing.T) {
@@ -210,4 +214,35 @@ func TestComposeFile(t *testing.T) {
 		out, err := exec.Command("docker", append([]string{"compose", "-f", "../../docker-compose.yml"}, args...)...).CombinedOutput()
 		require.NoError(t, err, "docker compose %v: %s", args, out)
 	}
+}
+
+// TestReadyzCluster: a node on a Redis Cluster is ready while every slot is served, and
+// /readyz answers 503 with the reason once a slot is served by nobody.
+func TestReadyzCluster(t *testing.T) {
+	cl := redistest.StartCluster(t)
+	cfg := testConfig(t)
+	cfg.Redis.ClusterAddrs = cl.Addrs()
+	addr := startServer(t, cfg)
+	ready := func() (int, string) {
+		resp, err := http.Get("http://" + addr + "/readyz")
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(body)
+	}
+	code, body := ready()
+	require.Equal(t, http.StatusOK, code, body)
+
+	// Slot 0 forgotten by every node: nobody serves it.
+	ctx := context.Background()
+	for _, a := range cl.Addrs() {
+		c := redis.NewClient(&redis.Options{Addr: a})
+		require.NoError(t, c.Do(ctx, "cluster", "delslots", "0").Err())
+		c.Close()
+	}
+	require.Eventually(t, func() bool {
+		code, body = ready()
+		return code == http.StatusServiceUnavailable
+	}, 20*time.Second, 100*time.Millisecond)
+	require.Contains(t, body, "16383 of 16384 slots served")
 }
