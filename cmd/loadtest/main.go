@@ -20,12 +20,12 @@
 //	        idle connection (RSS after minus RSS before, divided by the connections).
 //	moves   -rooms Reversi rooms play at once, 2 players and -spectators spectators
 //	        each, at -rate moves per second in total (players pick a random legal move;
-//	        a finished game is followed by a rematch). Latency is the time from a
+//	        the end of a finished game is taken back (undo) and play goes on in the room). Latency is the time from a
 //	        player's send to the last spectator's receipt of that move's event. Prints
 //	        p50/p90/p99/max, throughput, errors by code, and the server's RSS and CPU.
 //	bots    moves without bots, then again with -bot-rooms rooms where the tool plays a
-//	        bot of -bot-level, answering each bot move at once and starting a rematch
-//	        after each game, so that more searches wait than the server has bot
+//	        bot of -bot-level, answering each bot move at once and taking the end of each
+//	        game back, so that more searches wait than the server has bot
 //	        workers; prints both runs (the human-vs-human rooms only) and the ratio of
 //	        their p99s.
 //	growth  moves at each multiple in -steps of -rooms (default 1,2,4,8), each with

@@ -253,7 +253,7 @@ func (l *load) moves(ctx context.Context, label string, rooms int, rate float64,
 	}
 	plans := l.humanPlans(rooms, 0)
 	// Bot rooms: a person (the tool) against a bot, who answers each bot move at once
-	// and starts a rematch when a game ends, so that the bot always has a search
+	// and takes the end of a finished game back, so that the bot always has a search
 	// waiting. Their moves are kept apart from the measured human-vs-human rooms.
 	var botPlans []roomPlan
 	for i := range botRooms {

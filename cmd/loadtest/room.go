@@ -74,6 +74,7 @@ type roomRun struct {
 	trackLast  time.Time
 	trackDone  chan struct{}
 	acked      []ackedMove
+	takeBacks  int   // finished games taken back to play on
 	botMoves   int   // bot moves seen
 	botMovesAt int64 // the seq of the last bot move seen
 }
@@ -200,24 +201,14 @@ const (
 	botWait   = 60 * time.Second
 )
 
-// step makes the room's next move (or rematch) and waits until everyone saw it.
+// step makes the room's next move (or takes back the end of a finished game) and waits
+// until everyone saw it.
 func (r *roomRun) step(ctx context.Context) {
 	st, _ := r.current()
 	side := seatIndex(st.ToMove)
 	switch {
 	case st.Status == "finished":
-		p := r.anyPlayer()
-		if p == nil {
-			r.waitChange(ctx, st.Version, botWait)
-			return
-		}
-		if _, err := p.request(ctx, map[string]any{"type": "rematch", "room": r.id}); err != nil {
-			r.failed(ctx, p, err, st.Version)
-			return
-		}
-		if err := r.waitChange(ctx, st.Version, eventWait); err != nil && ctx.Err() == nil {
-			r.rec.fail("timeout")
-		}
+		r.takeBack(ctx, st)
 	case side < 0 || st.Status == "waiting":
 		r.waitChange(ctx, st.Version, eventWait)
 	case r.players[side] == nil: // a bot is to move
@@ -280,13 +271,42 @@ func (r *roomRun) failed(ctx context.Context, p *peer, err error, version int64)
 	r.waitChange(ctx, version, time.Second)
 }
 
-func (r *roomRun) anyPlayer() *peer {
-	for _, p := range r.players {
-		if p != nil {
-			return p
+// takeBack takes the end of a finished game back so that play goes on in the same room:
+// a rematch would open a new room (docs/protocol.md), and the load stays on the rooms it
+// set up and measures. Against a bot the player's undo acts at once; between people one
+// asks and the other accepts.
+func (r *roomRun) takeBack(ctx context.Context, st stateView) {
+	asker, answerer := r.players[0], r.players[1]
+	if asker == nil { // black is a bot: white asks, and the undo is immediate
+		asker, answerer = answerer, nil
+	}
+	if asker == nil { // two bots: the server plays on by itself
+		r.waitChange(ctx, st.Version, botWait)
+		return
+	}
+	if _, err := asker.request(ctx, map[string]any{"type": "undo", "room": r.id}); err != nil {
+		r.failed(ctx, asker, err, st.Version)
+		return
+	}
+	if err := r.waitChange(ctx, st.Version, eventWait); err != nil {
+		if ctx.Err() == nil {
+			r.rec.fail("timeout")
+		}
+		return
+	}
+	if answerer != nil {
+		asked, _ := r.current()
+		if _, err := answerer.request(ctx, map[string]any{"type": "undo_reply", "room": r.id, "accept": true}); err != nil {
+			r.failed(ctx, answerer, err, asked.Version)
+			return
+		}
+		if err := r.waitChange(ctx, asked.Version, eventWait); err != nil && ctx.Err() == nil {
+			r.rec.fail("timeout")
 		}
 	}
-	return nil
+	r.mu.Lock()
+	r.takeBacks++
+	r.mu.Unlock()
 }
 
 // drive makes a move every pace (one move in flight at a time; 0: each as soon as the

@@ -167,3 +167,35 @@ func TestIdleMode(t *testing.T) {
 	require.Equal(t, float64(95), res.ServerConns)
 	require.Positive(t, res.RSSAfterMB)
 }
+
+// TestGamesPlayOnAfterTheEnd: rooms that play faster than a game lasts take the end of
+// each finished game back and go on in the same room (against a person and against a
+// bot), with no errors.
+func TestGamesPlayOnAfterTheEnd(t *testing.T) {
+	n := startNode(t, "-bot-pace", "0")
+	l, _ := testLoad(t, "moves", []string{"-spectators", "1"}, n.addr)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	plans := append(l.humanPlans(1, 0), roomPlan{botLevel: [2]int{0, 1}, spectators: 1, nodes: []int{0, 0, 0}})
+	rec := newRecorder()
+	runs, err := l.setup(ctx, plans, rec, ctx)
+	require.NoError(t, err)
+	defer closeAll(runs)
+	playCtx, stop := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	for _, r := range runs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r.drive(playCtx, 0)
+		}()
+	}
+	defer func() { stop(); wg.Wait() }()
+	for _, r := range runs {
+		require.NoError(t, r.waitUntil(ctx, func(r *roomRun) bool { return r.takeBacks >= 2 }), "room %s (bot %v)", r.id, r.plan.botLevel)
+	}
+	stop()
+	wg.Wait()
+	_, _, errs := rec.take()
+	require.Empty(t, errs)
+}
