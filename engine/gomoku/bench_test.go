@@ -207,8 +207,8 @@ func BenchmarkDepthPerSecond(b *testing.B) {
 
 // BenchmarkDepthPerMillionNodes is BenchmarkDepthPerSecond with a budget
 // of a million nodes (Limits.Nodes) instead of the second: about a second
-// on an idle machine, and the same search however loaded the machine is.
-// (Under a node budget the deep screen, which needs a deadline, is off.)
+// on an idle machine, and the same search however loaded the machine is
+// (the deep screen gets the last 20% of the nodes).
 func BenchmarkDepthPerMillionNodes(b *testing.B) {
 	benchDepthWithin(b, gomoku.Limits{Nodes: 1_000_000}, 0)
 }

@@ -197,9 +197,14 @@ func (e *Engine) Search(ctx context.Context, b *Board, lim Limits) (Result, erro
 	}
 	e.screenRoot(pos)
 	e.threatUntil, e.threatOut = time.Time{}, false
-	deep := hasDL && e.opt.deepScreenNodes > 0
-	if deep {
+	// The deep screen gets the last share of the time, or of the node
+	// budget.
+	deep := (hasDL || lim.Nodes > 0) && e.opt.deepScreenNodes > 0
+	if deep && hasDL {
 		e.searchUntil = start.Add(time.Duration(float64(time.Until(dl)) * deepScreenStart))
+	}
+	if deep && lim.Nodes > 0 {
+		e.nodeLimit = uint64(float64(lim.Nodes) * deepScreenStart)
 	}
 	stable := 0 // iterations in a row that kept the best move
 	for depth := 1; depth <= e.opt.depth; depth++ {
@@ -233,13 +238,13 @@ func (e *Engine) Search(ctx context.Context, b *Board, lim Limits) (Result, erro
 			break
 		}
 	}
-	e.searchUntil = time.Time{}
-	if deep && best.Score < WinThreshold && best.Score > -WinThreshold {
+	e.searchUntil, e.nodeLimit = time.Time{}, lim.Nodes
+	if deep && best.Score < WinThreshold && best.Score > -WinThreshold && (lim.Nodes == 0 || e.nodes < lim.Nodes) {
 		select {
 		case <-ctx.Done():
 		default:
 			e.stopped = false
-			if m, ok := e.deepScreen(pos, pos.index(best.Best), dl); ok {
+			if m, ok := e.deepScreen(pos, pos.index(best.Best), dl, hasDL); ok {
 				best = info(best.Depth, m, e.rootScore(m), []int16{int16(m)})
 			}
 		}
@@ -416,9 +421,12 @@ const (
 // false when best stands (safe, unknown, or every candidate lost). A
 // candidate whose screen the deadline cut is taken: not proven lost is
 // better than proven lost.
-func (e *Engine) deepScreen(b *Board, best int, deadline time.Time) (int, bool) {
+func (e *Engine) deepScreen(b *Board, best int, deadline time.Time, hasDeadline bool) (int, bool) {
 	// Keep a few milliseconds of the deadline for returning.
-	e.threatUntil, e.threatOut = deadline.Add(-time.Until(deadline)/50), false
+	e.threatOut = false
+	if hasDeadline {
+		e.threatUntil = deadline.Add(-time.Until(deadline) / 50)
+	}
 	defer func() { e.threatUntil, e.threatOut = time.Time{}, false }()
 	cands := []int{best}
 	for _, rm := range e.rootMoves {

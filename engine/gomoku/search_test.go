@@ -621,7 +621,7 @@ func TestDeepScreen(t *testing.T) {
 	e.opt.deepScreenNodes = 20000 // enough here; keeps the test fast
 	e.rootMoves = e.genRootMoves(b)
 	lost := b.index(Point{1, 7}) // b8
-	m, changed := e.deepScreen(b, lost, time.Now().Add(time.Minute))
+	m, changed := e.deepScreen(b, lost, time.Now().Add(time.Minute), true)
 	if !changed || m == lost {
 		t.Fatalf("deep screen kept b8 (%v, %v)", b.point(m), changed)
 	}

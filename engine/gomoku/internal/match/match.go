@@ -37,14 +37,17 @@ type Player interface {
 }
 
 // Engine is our engine as a player: a level, an optional depth override
-// and an optional time per move (0: none, depth-limited only, which makes
-// games reproducible).
+// and an optional time or node budget per move (0: none, depth-limited
+// only, which makes games reproducible).
 type Engine struct {
 	Level    int
 	Depth    int
 	MoveTime time.Duration
-	Seed     int64
-	Label    string
+	// Nodes, when > 0, bounds each search by nodes instead (Limits.Nodes):
+	// the same player on an idle or a loaded machine.
+	Nodes uint64
+	Seed  int64
+	Label string
 
 	e *gomoku.Engine
 }
@@ -61,6 +64,9 @@ func (p *Engine) Name() string {
 	if p.MoveTime > 0 {
 		s += "-" + p.MoveTime.String()
 	}
+	if p.Nodes > 0 {
+		s += fmt.Sprintf("-%dnodes", p.Nodes)
+	}
 	return s
 }
 
@@ -76,7 +82,7 @@ func (p *Engine) Move(ctx context.Context, b *gomoku.Board) (gomoku.Point, error
 	}
 	// The seed varies with the position so that weak levels do not repeat
 	// one game, yet a match is reproducible.
-	r, err := p.e.Search(ctx, b, gomoku.Limits{Level: p.Level, Depth: p.Depth, Seed: p.Seed + int64(b.MoveCount())*7919 + int64(b.Hash()%1000)})
+	r, err := p.e.Search(ctx, b, gomoku.Limits{Level: p.Level, Depth: p.Depth, Nodes: p.Nodes, Seed: p.Seed + int64(b.MoveCount())*7919 + int64(b.Hash()%1000)})
 	return r.Best, err
 }
 

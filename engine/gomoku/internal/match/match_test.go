@@ -184,7 +184,10 @@ func TestMatchSeed(t *testing.T) {
 // MaxLevel are limited by depth, not by the clock, so they play
 // without a deadline (reproducibly); MaxLevel, which the service limits
 // by its deadline, gets GOMOKU_MOVETIME milliseconds per move (default
-// 1000, a fifth of the service's five seconds).
+// 1000, a fifth of the service's five seconds), or GOMOKU_NODES nodes
+// per move instead: a budget that does not shrink when the machine is
+// loaded (the levels below are depth-limited, so a timed level 6 alone
+// would pay for the load).
 func TestMatchLadder(t *testing.T) {
 	if os.Getenv("GOMOKU_MATCH") != "ladder" {
 		t.Skip("set GOMOKU_MATCH=ladder to run the strength ladder")
@@ -211,6 +214,9 @@ func TestMatchLadder(t *testing.T) {
 		p := &Engine{Level: level, Label: "level" + strconv.Itoa(level)}
 		if level == gomoku.MaxLevel {
 			p.MoveTime = time.Duration(envInt("GOMOKU_MOVETIME", 1000)) * time.Millisecond
+			if n := envInt("GOMOKU_NODES", 0); n > 0 {
+				p.MoveTime, p.Nodes = 0, uint64(n)
+			}
 		}
 		return p
 	}
