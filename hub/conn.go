@@ -36,6 +36,9 @@ type conn struct {
 	flooded    int
 	floodSince time.Time
 	refusedAt  time.Time
+	// extras holds what only some connections use (chat, pairing, the lobby), allocated
+	// on first use: an idle connection pays one pointer for them.
+	extras *connExtras
 }
 
 func newConn(h *Hub, ws *websocket.Conn, ip string) *conn {
@@ -149,6 +152,7 @@ func (c *conn) closeAfterFlush() {
 func (c *conn) readPump() {
 	defer func() {
 		c.close()
+		c.dropExtras()
 		for _, m := range c.rooms {
 			ctx, cancel := context.WithTimeout(context.Background(), c.hub.cfg.CommandTimeout)
 			c.hub.svc.Leave(ctx, m.room, c)
@@ -261,6 +265,18 @@ func (c *conn) handle(data []byte) {
 			c.rooms.remove(m.Room)
 		}
 		c.reply(ackMsg{Type: "ack", ID: m.ID, Room: m.Room})
+	case typeChat:
+		c.chat(ctx, m)
+	case typeLobbySubscribe:
+		c.hub.lobby.subscribe(c, m.ID)
+	case typeLobbyUnsubscribe:
+		c.hub.lobby.unsubscribe(c)
+		c.reply(ackMsg{Type: "ack", ID: m.ID})
+	case typePair:
+		c.pair(m)
+	case typeUnpair:
+		c.unpair()
+		c.reply(ackMsg{Type: "ack", ID: m.ID})
 	default:
 		c.command(ctx, m)
 	}
@@ -288,7 +304,11 @@ func (c *conn) command(ctx context.Context, m ClientMessage) {
 	}
 	kind, _ := rooms.ParseCommandKind(m.Type)
 	cmd := rooms.Command{Kind: kind, Token: token, Move: m.Move, At: m.At, Seat: rooms.Side(m.Seat),
-		Name: m.Name, Occupant: rooms.SeatKind(m.Kind), Level: m.Level, Claim: m.Kind, Watcher: c}
+		Name: m.Name, Occupant: rooms.SeatKind(m.Kind), Level: m.Level, Claim: m.Kind, Watcher: c,
+		Identity: m.Identity}
+	if m.Identity != "" {
+		c.setAuthor(m.Identity)
+	}
 	if m.Accept != nil {
 		cmd.Accept = *m.Accept
 	}

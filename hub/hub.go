@@ -105,6 +105,8 @@ type Hub struct {
 	conns    map[*conn]struct{}
 	perIP    map[string]int
 	draining bool
+
+	lobby lobbyPush // the connections watching the lobby
 }
 
 // New returns a Hub serving svc's rooms; its metrics are registered with reg (nil: not
@@ -113,6 +115,7 @@ func New(svc *rooms.Service, cfg Config, reg prometheus.Registerer) *Hub {
 	cfg.fill()
 	h := &Hub{svc: svc, cfg: cfg, log: cfg.Logger, metrics: newMetrics(reg),
 		conns: map[*conn]struct{}{}, perIP: map[string]int{}}
+	h.lobby.hub = h
 	h.upgrader = websocket.Upgrader{
 		// Small buffers: client frames are a few dozen bytes (a move is ~60), and a
 		// bigger one just takes more reads; every idle connection keeps its read buffer.

@@ -27,23 +27,45 @@ type ClientMessage struct {
 	Accept *bool  `json:"accept,omitempty"`
 	Kind   string `json:"kind,omitempty"`
 	Level  int    `json:"level,omitempty"`
+	// Text is a chat line; Identity the browser's identity key (sit, pair).
+	Text     string `json:"text,omitempty"`
+	Identity string `json:"identity,omitempty"`
+	// Game, Size, Rule and Clock say what a pair asks to play.
+	Game  string             `json:"game,omitempty"`
+	Size  int                `json:"size,omitempty"`
+	Rule  string             `json:"rule,omitempty"`
+	Clock *rooms.TimeControl `json:"clock,omitempty"`
 }
 
-// maxFieldLen bounds every string field: room ids, tokens, moves and names are all far
-// shorter, so anything longer is garbage and refused before it reaches a room.
-const maxFieldLen = 128
+// maxFieldLen bounds every string field but a chat line's text: room ids, tokens, moves
+// and names are all far shorter, so anything longer is garbage and refused before it
+// reaches a room. maxTextLen bounds the text: 140 characters of up to four bytes each.
+const (
+	maxFieldLen = 128
+	maxTextLen  = 4 * 140
+)
 
 // The message types the hub answers itself; every other type a client may send is a
 // room command (rooms.ParseCommandKind).
 const (
-	typeJoin  = "join"
-	typeLeave = "leave"
-	typePing  = "ping"
+	typeJoin             = "join"
+	typeLeave            = "leave"
+	typePing             = "ping"
+	typeChat             = "chat"
+	typeLobbySubscribe   = "lobby_subscribe"
+	typeLobbyUnsubscribe = "lobby_unsubscribe"
+	typePair             = "pair"
+	typeUnpair           = "unpair"
 )
+
+// roomless are the types that name no room.
+var roomless = map[string]bool{typePing: true, typeLobbySubscribe: true, typeLobbyUnsubscribe: true,
+	typePair: true, typeUnpair: true}
 
 // knownType reports whether a client may send a message of type t.
 func knownType(t string) bool {
-	if t == typeJoin || t == typeLeave || t == typePing {
+	switch t {
+	case typeJoin, typeLeave, typePing, typeChat, typeLobbySubscribe, typeLobbyUnsubscribe, typePair, typeUnpair:
 		return true
 	}
 	_, ok := rooms.ParseCommandKind(t)
@@ -72,10 +94,13 @@ func DecodeMessage(data []byte) (ClientMessage, error) {
 	if dec.More() {
 		return ClientMessage{ID: m.ID, Room: m.Room}, errors.New("one JSON object per frame")
 	}
-	for _, f := range []string{m.Type, m.Room, m.Token, m.Seat, m.Name, m.Move, m.Kind} {
+	for _, f := range []string{m.Type, m.Room, m.Token, m.Seat, m.Name, m.Move, m.Kind, m.Identity, m.Game, m.Rule} {
 		if len(f) > maxFieldLen {
 			return ClientMessage{ID: m.ID}, fmt.Errorf("a field is longer than %d bytes", maxFieldLen)
 		}
+	}
+	if len(m.Text) > maxTextLen {
+		return ClientMessage{ID: m.ID, Room: m.Room}, fmt.Errorf("a chat line is at most 140 characters")
 	}
 	if m.Type == "" {
 		return ClientMessage{ID: m.ID, Room: m.Room}, errors.New("missing type")
@@ -83,7 +108,7 @@ func DecodeMessage(data []byte) (ClientMessage, error) {
 	if !knownType(m.Type) {
 		return ClientMessage{ID: m.ID, Room: m.Room}, fmt.Errorf("%w %q", errUnknownType, m.Type)
 	}
-	if m.Type != typePing && m.Room == "" {
+	if !roomless[m.Type] && m.Room == "" {
 		return ClientMessage{ID: m.ID}, fmt.Errorf("%s needs a room", m.Type)
 	}
 	switch rooms.CommandKind(m.Type) {
@@ -181,6 +206,26 @@ type errorMsg struct {
 	Room    string `json:"room,omitempty"`
 	Code    string `json:"code"`
 	Message string `json:"message"`
+}
+
+type lobbyMsg struct {
+	Type string `json:"type"`
+	ID   *int64 `json:"id,omitempty"`
+	rooms.Lobby
+}
+
+type pairedMsg struct {
+	Type  string `json:"type"`
+	ID    *int64 `json:"id,omitempty"`
+	Room  string `json:"room"`
+	Seat  string `json:"seat"`
+	Token string `json:"token"`
+}
+
+type pairExpiredMsg struct {
+	Type     string `json:"type"`
+	ID       *int64 `json:"id,omitempty"`
+	BotLevel int    `json:"botLevel"`
 }
 
 type reconnectMsg struct {

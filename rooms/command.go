@@ -57,6 +57,9 @@ type Command struct {
 	Level    int      // CmdSetSeat with a bot
 	Accept   bool     // CmdUndoReply, CmdDrawReply, CmdRematchReply
 	Claim    string   // CmdClaim: ClaimWin, ClaimDraw or ClaimAbort
+	// Identity is the browser's identity key (CmdSit, optional): its hash is kept with the
+	// seat and lists the room among the identity's games.
+	Identity string
 	// Watcher is the connection sending the command, so that the room knows which seat
 	// it holds after a sit or a stand (for presence). May be nil.
 	Watcher Subscriber
@@ -64,7 +67,8 @@ type Command struct {
 	actor     Side   // resolved by the room from Token (or the bot's side)
 	bot       bool   // the move comes from the room's bot runner
 	eval      *int   // the bot's score for its move, black's view
-	tokenHash string // CmdSit: the hash of the new token
+	tokenHash    string // CmdSit: the hash of the new token
+	identityHash string // CmdSit: the hash of Identity
 	// goneFor is, resolved by the room, how long the actor's opponent (a person) has been
 	// disconnected, and grace the time after which claims are allowed; 0 when present.
 	goneFor, grace time.Duration

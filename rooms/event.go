@@ -87,7 +87,7 @@ const (
 
 // Event is one entry of a room's append-only log. Fields other than Seq, Type and Time
 // are set only for the types that use them (see docs/protocol.md). The Store keeps events
-// as they are; clients see them as PublicEvent, without TokenHash.
+// as they are; clients see them as PublicEvent, without TokenHash and IdentityHash.
 type Event struct {
 	Seq       int64     `json:"seq"`
 	Type      EventType `json:"type"`
@@ -98,11 +98,14 @@ type Event struct {
 	Name      string    `json:"name,omitempty"`
 	Level     int       `json:"level,omitempty"`
 	TokenHash string    `json:"tokenHash,omitempty"` // stored, never sent to clients
-	Move      string    `json:"move,omitempty"`
-	Plies     int       `json:"plies,omitempty"`
-	Eval      *int      `json:"eval,omitempty"`
-	Next      string    `json:"next,omitempty"`  // rematch: the next game's room
-	Claim     string    `json:"claim,omitempty"` // claim: win, draw or abort
+	// IdentityHash is the hash of the seated browser's identity key, if it sent one:
+	// stored, never sent to clients.
+	IdentityHash string `json:"identityHash,omitempty"`
+	Move         string `json:"move,omitempty"`
+	Plies        int    `json:"plies,omitempty"`
+	Eval         *int   `json:"eval,omitempty"`
+	Next         string `json:"next,omitempty"`  // rematch: the next game's room
+	Claim        string `json:"claim,omitempty"` // claim: win, draw or abort
 }
 
 // PublicEvent is an event as clients see it: the stored event with its token hash
@@ -116,7 +119,7 @@ type PublicEvent struct {
 
 // publicOf starts the public form of e: its fields, never its token hash.
 func publicOf(e Event) PublicEvent {
-	e.TokenHash = ""
+	e.TokenHash, e.IdentityHash = "", ""
 	return PublicEvent{Event: e}
 }
 
@@ -159,17 +162,21 @@ type Counts struct {
 
 // Summary is a room's line in the lobby, stored with every append.
 type Summary struct {
-	ID        string            `json:"id"`
-	Game      string            `json:"game"`
-	Size      int               `json:"size"`
-	Rule      string            `json:"rule"`
-	Status    Status            `json:"status"`
-	Seats     map[Side]SeatView `json:"seats"`
-	Counts    Counts            `json:"counts"`
-	Plies     int               `json:"plies"`
-	Viewers   int               `json:"viewers"`
-	BotToMove bool              `json:"botToMove,omitempty"`
-	Clock     TimeControl       `json:"clock,omitzero"`
+	ID      string            `json:"id"`
+	Game    string            `json:"game"`
+	Size    int               `json:"size"`
+	Rule    string            `json:"rule"`
+	Status  Status            `json:"status"`
+	Seats   map[Side]SeatView `json:"seats"`
+	Counts  Counts            `json:"counts"`
+	Plies   int               `json:"plies"`
+	Viewers int               `json:"viewers"` // people watching, each connected seat once
+	// Spectators and Present are who is in the room: the spectators, and the seats whose
+	// player is connected (filled in when listed, never stored).
+	Spectators int         `json:"spectators"`
+	Present    []Side      `json:"present,omitempty"`
+	BotToMove  bool        `json:"botToMove,omitempty"`
+	Clock      TimeControl `json:"clock,omitzero"`
 	// Deadline is when the running clock's time runs out, if a clock runs: a node must
 	// then act for the room even if nobody watches it.
 	Deadline  *time.Time `json:"deadline,omitempty"`

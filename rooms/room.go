@@ -23,6 +23,7 @@ type liveRoom struct {
 	loadErr   error
 	state     *roomState
 	public    []PublicEvent       // the log as clients see it, one entry per applied event
+	chat      []ChatLine          // the room's last ChatKept chat lines
 	subs      map[Subscriber]Side // local watchers and the seat each acts for ("" spectating)
 	seen      seen                // who watches over all nodes, as last read
 	published [2]int              // the seat presence this node last recorded (0 or 1)
@@ -41,9 +42,10 @@ type liveRoom struct {
 // brokerMsg is what nodes tell each other about a room.
 type brokerMsg struct {
 	Node     string          `json:"node"`
-	Kind     string          `json:"kind"` // events, thinking, presence
+	Kind     string          `json:"kind"` // events, thinking, presence, chat
 	Events   []Event         `json:"events,omitempty"`
 	Thinking json.RawMessage `json:"thinking,omitempty"`
+	Chat     *ChatLine       `json:"chat,omitempty"`
 }
 
 func newLiveRoom(n *node, id string) *liveRoom {
@@ -177,6 +179,9 @@ func (r *liveRoom) load() {
 	meta, events, err := r.node.store.Load(ctx, r.id)
 	if err == nil {
 		r.state, r.public, err = replayLog(meta, events)
+	}
+	if err == nil {
+		r.chat, err = r.node.store.Chat(ctx, r.id)
 	}
 	if err != nil {
 		if errors.Is(err, ErrNotFound) {
@@ -329,6 +334,11 @@ func (r *liveRoom) fromBroker(raw []byte) {
 		task = func() { r.broadcast(m.Thinking) }
 	case "presence":
 		task = r.refreshViewers
+	case "chat":
+		if m.Chat == nil {
+			return
+		}
+		task = func() { r.said(*m.Chat) }
 	default:
 		return
 	}
@@ -426,7 +436,11 @@ func (r *liveRoom) join(sub Subscriber, req JoinRequest) (Side, error) {
 	}
 	state := r.decorate(r.state.view(0))
 	state.Clock = r.state.clockView(time.Now())
-	msg := joinedMsg{Type: "joined", ID: req.ReqID, Room: r.id, Full: full, State: state, Events: pubs}
+	msg := joinedMsg{Type: "joined", ID: req.ReqID, Room: r.id, Full: full, State: state, Events: pubs,
+		Chat: r.chat}
+	if msg.Chat == nil {
+		msg.Chat = []ChatLine{}
+	}
 	if side != "" {
 		msg.Seat = &side
 	}
@@ -539,8 +553,8 @@ func (r *liveRoom) refreshViewers() {
 		present := counts[keys[1+i]] > 0
 		r.seen.present[i] = present
 		switch {
-		case present:
-			r.seen.goneSince[i] = time.Time{}
+		case present || r.state.seats[i].Kind != SeatHuman:
+			r.seen.goneSince[i] = time.Time{} // only a person who sat can be gone
 		case r.seen.goneSince[i].IsZero():
 			r.seen.goneSince[i] = now
 		}
@@ -617,6 +631,10 @@ func (r *liveRoom) followSeats(e Event, watcher Subscriber) {
 	changed := false
 	switch e.Type {
 	case EvSwitch:
+		w := &r.seen
+		w.present[0], w.present[1] = w.present[1], w.present[0]
+		w.goneSince[0], w.goneSince[1] = w.goneSince[1], w.goneSince[0]
+		w.told[0], w.told[1] = w.told[1], w.told[0]
 		for sub, side := range r.subs {
 			if side != "" {
 				r.subs[sub] = side.Other()
@@ -624,6 +642,9 @@ func (r *liveRoom) followSeats(e Event, watcher Subscriber) {
 			}
 		}
 	case EvSeat:
+		// A new occupant: whoever sat there before is neither here nor gone.
+		i := e.Seat.Index()
+		r.seen.goneSince[i], r.seen.told[i] = time.Time{}, false
 		for sub, side := range r.subs {
 			if side == e.Seat {
 				r.subs[sub] = ""
@@ -693,6 +714,13 @@ func (r *liveRoom) execute(ctx context.Context, cmd Command) (Reply, error) {
 	}
 	switch cmd.Kind {
 	case CmdSit:
+		if cmd.Identity != "" {
+			hash, err := HashIdentity(cmd.Identity)
+			if err != nil {
+				return rep, err
+			}
+			cmd.identityHash = hash
+		}
 		rep.Token, cmd.tokenHash = newToken()
 		rep.Seat = cmd.Seat
 	case CmdRematch, CmdRematchReply:
@@ -730,6 +758,9 @@ func (r *liveRoom) execute(ctx context.Context, cmd Command) (Reply, error) {
 		}
 		rep.Seq = d.next.version
 		r.idleSince = time.Now()
+		if cmd.identityHash != "" {
+			r.recordPlayer(ctx, cmd.identityHash, r.id, cmd.Seat, now)
+		}
 		r.settle()
 		return rep, nil
 	}
@@ -782,9 +813,84 @@ func (r *liveRoom) startRematch(ctx context.Context, d decision, now time.Time) 
 			return err
 		}
 		r.node.metrics.roomsCreated.Inc()
+		for i, seat := range st.seats {
+			if seat.IdentityHash != "" {
+				r.recordPlayer(ctx, seat.IdentityHash, meta.ID, sides[i], now)
+			}
+		}
 		if _, _, bot := st.botToMove(); bot {
 			r.node.wake(meta.ID)
 		}
 	}
 	return nil
+}
+
+// recordPlayer lists room among an identity's games. A failure costs the player a line in
+// "my games", not the move: it is logged, not returned.
+func (r *liveRoom) recordPlayer(ctx context.Context, identityHash, room string, seat Side, now time.Time) {
+	ctx, cancel := backendContext(ctx)
+	defer cancel()
+	if err := r.node.store.RecordPlayer(ctx, identityHash, room, seat, now); err != nil {
+		r.node.backendFailed(err)
+		r.node.warn("record player", "room", room, "err", err)
+	}
+}
+
+// ChatRequest is a line a client says in a room.
+type ChatRequest struct {
+	Token  string // the speaker's seat token, if they hold a seat: they speak as that seat
+	Name   string // a spectator's display name
+	Text   string
+	Author string // an opaque id of the sender, for muting (the hub's)
+}
+
+// maxChatRunes bounds a chat line: a sentence or two, as on the big sites.
+const maxChatRunes = 140
+
+// say stores a chat line and tells every watcher on every node.
+func (r *liveRoom) say(ctx context.Context, req ChatRequest) error {
+	var seat *Side
+	name := ""
+	if req.Token != "" {
+		side := r.state.sideOfToken(req.Token)
+		if side == "" {
+			return errorf(CodeBadToken, "that seat token is not valid in this room")
+		}
+		seat, name = &side, r.state.seats[side.Index()].Name
+	} else {
+		n, err := CleanName(req.Name)
+		if err != nil {
+			return errorf(CodeBadRequest, "a spectator's chat needs a name: %s", err.(*Error).Msg)
+		}
+		name = n
+	}
+	text, err := cleanChat(req.Text)
+	if err != nil {
+		return err
+	}
+	line := ChatLine{ID: newChatID(), Time: time.Now().UTC().Truncate(time.Millisecond), Seat: seat,
+		Name: name, Author: req.Author, Text: text}
+	bctx, cancel := backendContext(ctx)
+	defer cancel()
+	if err := r.node.store.AppendChat(bctx, r.id, line); err != nil {
+		r.node.backendFailed(err)
+		if errors.Is(err, ErrNotFound) {
+			return errorf(CodeRoomNotFound, "the room has expired")
+		}
+		return err
+	}
+	r.said(line)
+	if err := r.node.publish(bctx, r.id, brokerMsg{Kind: "chat", Chat: &line}); err != nil {
+		r.node.warn("publish chat", "room", r.id, "err", err)
+	}
+	return nil
+}
+
+// said keeps a stored chat line and shows it to the watchers here.
+func (r *liveRoom) said(line ChatLine) {
+	r.chat = append(r.chat, line)
+	if n := len(r.chat); n > ChatKept {
+		r.chat = append([]ChatLine(nil), r.chat[n-ChatKept:]...)
+	}
+	r.broadcast(mustJSON(chatMsg{Type: "chat", Room: r.id, Line: line}))
 }

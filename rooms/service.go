@@ -183,7 +183,14 @@ type CreateRequest struct {
 	Clock TimeControl `json:"clock,omitzero"`
 	Black SeatSpec    `json:"black"`
 	White SeatSpec    `json:"white"`
+	// Identity is the creating browser's identity key (optional), for the limit on the
+	// rooms one person keeps waiting.
+	Identity string `json:"identity,omitempty"`
 }
+
+// maxWaitingPerIdentity is how many rooms one identity may have waiting for a player at
+// once: a few invitations out, not a lobby full of them.
+const maxWaitingPerIdentity = 5
 
 // Create makes a new room and returns its state.
 func (s *Service) Create(ctx context.Context, req CreateRequest) (StateView, error) {
@@ -194,6 +201,25 @@ func (s *Service) Create(ctx context.Context, req CreateRequest) (StateView, err
 	}
 	if err := meta.Clock.normalize(); err != nil {
 		return StateView{}, err
+	}
+	if req.Identity != "" {
+		hash, err := HashIdentity(req.Identity)
+		if err != nil {
+			return StateView{}, err
+		}
+		mine, err := s.store.PlayerRooms(ctx, hash, PlayerRoomsKept)
+		if err != nil {
+			return StateView{}, err
+		}
+		waiting := 0
+		for _, r := range mine {
+			if r.Status == StatusWaiting {
+				waiting++
+			}
+		}
+		if waiting >= maxWaitingPerIdentity {
+			return StateView{}, errorf(CodeTooMany, "you have %d rooms waiting for a player: start, leave or let one expire first", waiting)
+		}
 	}
 	st, err := newRoomState(meta)
 	if err != nil {
@@ -249,17 +275,32 @@ func (s *Service) List(ctx context.Context, limit int) ([]Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	ids := make([]string, len(sums))
-	for i, sum := range sums {
-		ids[i] = sum.ID
+	s.addPresence(ctx, sums)
+	return sums, nil
+}
+
+// addPresence fills in who is in each room over all nodes: its spectators, whether each
+// seat's player is connected, and the people watching (each connected seat once).
+func (s *Service) addPresence(ctx context.Context, sums []Summary) {
+	keys := make([]string, 0, 3*len(sums))
+	for _, sum := range sums {
+		keys = append(keys, sum.ID, seatKey(sum.ID, Black), seatKey(sum.ID, White))
 	}
-	counts, err := s.broker.Presence(ctx, ids)
-	if err == nil {
-		for i := range sums {
-			sums[i].Viewers = counts[sums[i].ID]
+	counts, err := s.broker.Presence(ctx, keys)
+	if err != nil {
+		return
+	}
+	for i := range sums {
+		id := sums[i].ID
+		sums[i].Spectators = counts[id]
+		sums[i].Viewers = counts[id]
+		for _, side := range sides {
+			if counts[seatKey(id, side)] > 0 {
+				sums[i].Present = append(sums[i].Present, side)
+				sums[i].Viewers++
+			}
 		}
 	}
-	return sums, nil
 }
 
 // Ping checks the Store.
@@ -289,6 +330,25 @@ func (s *Service) Join(ctx context.Context, sub Subscriber, req JoinRequest) (Si
 // Leave removes sub from the room's watchers.
 func (s *Service) Leave(ctx context.Context, id string, sub Subscriber) error {
 	return s.call(ctx, id, func(r *liveRoom) { r.leave(sub) })
+}
+
+// Chat says a line in a room (docs/protocol.md, Chat): stored with the room, then sent to
+// every watcher on every node. Errors are *Error.
+func (s *Service) Chat(ctx context.Context, id string, req ChatRequest) error {
+	var err error
+	if callErr := s.call(ctx, id, func(r *liveRoom) { err = r.say(ctx, req) }); callErr != nil {
+		return callErr
+	}
+	return err
+}
+
+// MyGames lists the rooms an identity played (docs/protocol.md, GET /api/my-games).
+func (s *Service) MyGames(ctx context.Context, identity string) ([]PlayerRoom, error) {
+	hash, err := HashIdentity(identity)
+	if err != nil {
+		return nil, err
+	}
+	return s.store.PlayerRooms(ctx, hash, 100)
 }
 
 // Reply is what a stored command gives back.

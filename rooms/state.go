@@ -19,6 +19,8 @@ type seatState struct {
 	Name      string
 	Level     int
 	TokenHash string
+	// IdentityHash is the seated browser's identity (hashed), if it sent one.
+	IdentityHash string
 }
 
 func (s seatState) view() SeatView { return SeatView{Kind: s.Kind, Name: s.Name, Level: s.Level} }
@@ -92,7 +94,8 @@ func (s *roomState) apply(e Event) (PublicEvent, error) {
 	pub := publicOf(e)
 	switch e.Type {
 	case EvSeat:
-		s.seats[e.Seat.Index()] = seatState{Kind: e.Kind, Name: e.Name, Level: e.Level, TokenHash: e.TokenHash}
+		s.seats[e.Seat.Index()] = seatState{Kind: e.Kind, Name: e.Name, Level: e.Level, TokenHash: e.TokenHash,
+			IdentityHash: e.IdentityHash}
 		s.undoBy, s.drawBy = "", ""
 		if len(s.plies) == 0 && s.result == nil {
 			// Before the first move the game's time runs only with both seats taken.
@@ -512,7 +515,8 @@ func (s *roomState) rematchRoom(id string, now time.Time) (Meta, []Event) {
 			continue
 		}
 		events = append(events, Event{Seq: int64(len(events) + 1), Type: EvSeat, Time: now, Seat: sides[i],
-			Kind: seat.Kind, Name: seat.Name, Level: seat.Level, TokenHash: seat.TokenHash})
+			Kind: seat.Kind, Name: seat.Name, Level: seat.Level, TokenHash: seat.TokenHash,
+			IdentityHash: seat.IdentityHash})
 	}
 	return meta, events
 }
@@ -570,7 +574,8 @@ func (s *roomState) decideSit(cmd Command) ([]Event, error) {
 	if err != nil {
 		return nil, err
 	}
-	return []Event{{Type: EvSeat, Seat: cmd.Seat, Kind: SeatHuman, Name: name, TokenHash: cmd.tokenHash}}, nil
+	return []Event{{Type: EvSeat, Seat: cmd.Seat, Kind: SeatHuman, Name: name, TokenHash: cmd.tokenHash,
+		IdentityHash: cmd.identityHash}}, nil
 }
 
 func (s *roomState) decideSetSeat(cmd Command) ([]Event, error) {
@@ -615,6 +620,26 @@ func CleanName(name string) (string, error) {
 		}
 	}
 	return name, nil
+}
+
+// cleanChat trims a chat line and checks it: 1..maxChatRunes characters, valid UTF-8, no
+// control characters (a line is one line). It is shown as text by the client, never as
+// HTML, so markup needs no escaping here.
+func cleanChat(text string) (string, error) {
+	text = strings.TrimSpace(text)
+	if !utf8.ValidString(text) {
+		return "", errorf(CodeBadRequest, "the chat line is not valid UTF-8")
+	}
+	n := utf8.RuneCountInString(text)
+	if n == 0 || n > maxChatRunes {
+		return "", errorf(CodeBadRequest, "a chat line is 1 to %d characters, not %d", maxChatRunes, n)
+	}
+	for _, r := range text {
+		if unicode.IsControl(r) {
+			return "", errorf(CodeBadRequest, "a chat line has a control character")
+		}
+	}
+	return text, nil
 }
 
 // sideOfToken is the seat the token holds, or "".

@@ -45,3 +45,31 @@ func newRoomID() string {
 	}
 	return string(b)
 }
+
+// Identity keys are 32 or more random bytes in base64url; longer keys are allowed, up to a
+// bound that keeps them out of the way of anything else.
+const (
+	minIdentityLen = 32
+	maxIdentityLen = 128
+)
+
+// HashIdentity checks a browser's identity key and returns the hash that stands for it in
+// the Store (docs/protocol.md, Identity and my games).
+func HashIdentity(key string) (string, error) {
+	if len(key) < minIdentityLen || len(key) > maxIdentityLen {
+		return "", errorf(CodeBadRequest, "an identity key is %d to %d characters, not %d", minIdentityLen, maxIdentityLen, len(key))
+	}
+	for _, c := range key {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return "", errorf(CodeBadRequest, "an identity key is base64url characters (A-Z, a-z, 0-9, - and _)")
+		}
+	}
+	return hashToken(key), nil
+}
+
+// newChatID names a chat line: 8 random bytes in base64url, enough to tell lines apart.
+func newChatID() string {
+	b := make([]byte, 8)
+	rand.Read(b)
+	return base64.RawURLEncoding.EncodeToString(b)
+}

@@ -137,6 +137,14 @@ type joinedMsg struct {
 	Full   bool          `json:"full"`
 	State  StateView     `json:"state"`
 	Events []PublicEvent `json:"events"`
+	Chat   []ChatLine    `json:"chat"`
+}
+
+// chatMsg is a chat line said in a room.
+type chatMsg struct {
+	Type string   `json:"type"`
+	Room string   `json:"room"`
+	Line ChatLine `json:"line"`
 }
 
 type eventMsg struct {

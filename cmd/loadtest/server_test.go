@@ -74,7 +74,7 @@ func startNode(t *testing.T, extra ...string) *node {
 	bin := serverBinary(t)
 	n := &node{addr: freeAddr(t), log: &bytes.Buffer{}}
 	args := append([]string{"-addr", n.addr, "-max-conns-per-ip", "-1", "-messages-per-second", "1000",
-		"-message-burst", "1000", "-log-level", "warn"}, extra...)
+		"-message-burst", "1000", "-rooms-per-minute", "0", "-log-level", "warn"}, extra...)
 	n.cmd = exec.Command(bin, args...)
 	n.cmd.Stderr = &lockedWriter{w: n.log}
 	require.NoError(t, n.cmd.Start())

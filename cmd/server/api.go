@@ -6,10 +6,15 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"math"
 	"mime"
+	"net"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
+
+	"golang.org/x/time/rate"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -23,8 +28,8 @@ import (
 const maxBodyBytes = 16 << 10
 
 // newMux routes the server's endpoints.
-func newMux(svc *rooms.Service, h *hub.Hub, reg *prometheus.Registry, log *slog.Logger) http.Handler {
-	api := &api{svc: svc, log: log}
+func newMux(svc *rooms.Service, h *hub.Hub, reg *prometheus.Registry, log *slog.Logger, roomsPerMinute int) http.Handler {
+	api := &api{svc: svc, log: log, creations: newAddrLimiter(roomsPerMinute, time.Minute)}
 	mux := http.NewServeMux()
 	mux.Handle("GET /ws", h)
 	mux.HandleFunc("POST /api/rooms", api.createRoom)
@@ -32,13 +37,14 @@ func newMux(svc *rooms.Service, h *hub.Hub, reg *prometheus.Registry, log *slog.
 	mux.HandleFunc("GET /api/rooms/{id}", api.getRoom)
 	mux.HandleFunc("GET /api/rooms/{id}/analysis", api.analysis)
 	mux.HandleFunc("GET /api/games", api.games)
+	mux.HandleFunc("GET /api/my-games", api.myGames)
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "not_found", "no such API endpoint: "+r.URL.Path)
 	})
 	// A path the API serves, asked with another method: 405 with the methods it takes.
 	for path, allow := range map[string]string{
 		"/api/rooms": "GET, HEAD, POST", "/api/rooms/{id}": "GET, HEAD",
-		"/api/rooms/{id}/analysis": "GET, HEAD", "/api/games": "GET, HEAD",
+		"/api/rooms/{id}/analysis": "GET, HEAD", "/api/games": "GET, HEAD", "/api/my-games": "GET, HEAD",
 	} {
 		mux.HandleFunc(path, func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Allow", allow)
@@ -55,8 +61,9 @@ func newMux(svc *rooms.Service, h *hub.Hub, reg *prometheus.Registry, log *slog.
 }
 
 type api struct {
-	svc *rooms.Service
-	log *slog.Logger
+	svc       *rooms.Service
+	log       *slog.Logger
+	creations *addrLimiter // rooms created per client address
 }
 
 type apiError struct {
@@ -87,6 +94,8 @@ func (a *api) writeRoomsError(w http.ResponseWriter, err error) {
 	switch code {
 	case rooms.CodeBadRequest:
 		status = http.StatusBadRequest
+	case rooms.CodeTooMany:
+		status = http.StatusTooManyRequests
 	case rooms.CodeRoomNotFound:
 		status, msg = http.StatusNotFound, "no such room (it may have expired)"
 	case rooms.CodeUnavailable:
@@ -100,6 +109,11 @@ func (a *api) writeRoomsError(w http.ResponseWriter, err error) {
 }
 
 func (a *api) createRoom(w http.ResponseWriter, r *http.Request) {
+	if wait := a.creations.take(clientAddr(r)); wait > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(wait.Seconds()))))
+		writeError(w, http.StatusTooManyRequests, rooms.CodeTooMany, "too many rooms created from your address; try again in a minute")
+		return
+	}
 	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
 		writeError(w, http.StatusUnsupportedMediaType, "unsupported_media_type", "send the room's options as Content-Type: application/json")
 		return
@@ -191,4 +205,70 @@ func (a *api) ready(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Write([]byte("ready\n"))
+}
+
+// myGames lists the rooms of the identity in the X-Identity header.
+func (a *api) myGames(w http.ResponseWriter, r *http.Request) {
+	key := r.Header.Get("X-Identity")
+	if key == "" {
+		writeError(w, http.StatusBadRequest, rooms.CodeBadRequest, "send your identity key in the X-Identity header")
+		return
+	}
+	games, err := a.svc.MyGames(r.Context(), key)
+	if err != nil {
+		a.writeRoomsError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"games": games})
+}
+
+// clientAddr is the request's peer address without the port (proxies are not trusted, as
+// in the hub: behind a load balancer, limit there too).
+func clientAddr(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+// addrLimiter allows each client address n actions per period (a token bucket each).
+type addrLimiter struct {
+	n      int
+	period time.Duration
+
+	mu   sync.Mutex
+	byIP map[string]*rate.Limiter
+}
+
+// addrLimiterMax bounds the addresses remembered: beyond it the table starts afresh,
+// which forgives everyone rather than letting the table grow without bound.
+const addrLimiterMax = 100_000
+
+func newAddrLimiter(n int, period time.Duration) *addrLimiter {
+	return &addrLimiter{n: n, period: period, byIP: map[string]*rate.Limiter{}}
+}
+
+// take uses one action for addr and returns 0, or how long to wait if it has none left
+// (the action is then not used). A limiter with n <= 0 allows everything.
+func (l *addrLimiter) take(addr string) time.Duration {
+	if l.n <= 0 {
+		return 0
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	lim := l.byIP[addr]
+	if lim == nil {
+		if len(l.byIP) >= addrLimiterMax {
+			l.byIP = map[string]*rate.Limiter{}
+		}
+		lim = rate.NewLimiter(rate.Every(l.period/time.Duration(l.n)), l.n)
+		l.byIP[addr] = lim
+	}
+	res := lim.Reserve()
+	if d := res.Delay(); d > 0 {
+		res.Cancel()
+		return d
+	}
+	return 0
 }

@@ -36,6 +36,8 @@ type Config struct {
 	ClaimGrace        time.Duration
 	FinishedTTL       time.Duration
 	IdleTTL           time.Duration
+	WaitingTTL        time.Duration
+	RoomsPerMinute    int
 	ShutdownGrace     time.Duration
 	LogLevel          slog.Level
 }
@@ -133,13 +135,15 @@ func loadConfig(args []string, getenv func(string) string) (Config, error) {
 	durVar(&c.ClaimGrace, "claim-grace", "CLAIM_GRACE", 0, "how long a player may be gone before the opponent may claim the game (0: 15 s to 60 s by the time control)")
 	durVar(&c.FinishedTTL, "finished-ttl", "FINISHED_TTL", rooms.DefaultTTLs.Finished, "how long a finished room is kept")
 	durVar(&c.IdleTTL, "idle-ttl", "IDLE_TTL", rooms.DefaultTTLs.Idle, "how long an unfinished room is kept without activity")
+	durVar(&c.WaitingTTL, "waiting-ttl", "WAITING_TTL", rooms.DefaultTTLs.Waiting, "how long a room waiting for a player, with no move, is kept without activity")
+	intVar(&c.RoomsPerMinute, "rooms-per-minute", "ROOMS_PER_MINUTE", 10, "rooms one client address may create a minute (HTTP 429 beyond)")
 	durVar(&c.ShutdownGrace, "shutdown-grace", "SHUTDOWN_GRACE", 10*time.Second, "time to finish up on SIGTERM")
 	intVar(&c.Redis.WaitReplicas, "redis-wait-replicas", "REDIS_WAIT_REPLICAS", 0, "replicas that must have a move before it is acknowledged (Redis WAIT; 0: the master alone)")
 	durVar(&c.Redis.WaitTimeout, "redis-wait-timeout", "REDIS_WAIT_TIMEOUT", 500*time.Millisecond, "how long a move waits for those replicas before it is answered unavailable")
 
 	// Environment values for the flags registered with defaults above.
 	for _, name := range []string{"MAX_MESSAGE_BYTES", "MESSAGES_PER_SECOND", "MESSAGE_BURST", "MAX_CONNS_PER_IP",
-		"SEND_QUEUE", "BOT_WORKERS", "BOT_QUEUE", "BOT_MOVE_TIME", "BOT_PACE", "BOT_LEASE", "CLAIM_GRACE", "FINISHED_TTL",
+		"SEND_QUEUE", "BOT_WORKERS", "BOT_QUEUE", "BOT_MOVE_TIME", "BOT_PACE", "BOT_LEASE", "CLAIM_GRACE", "FINISHED_TTL", "WAITING_TTL", "ROOMS_PER_MINUTE",
 		"IDLE_TTL", "SHUTDOWN_GRACE", "REDIS_WAIT_REPLICAS", "REDIS_WAIT_TIMEOUT"} {
 		if v := getenv(name); v != "" {
 			flagName := strings.ReplaceAll(strings.ToLower(name), "_", "-")
@@ -178,7 +182,7 @@ func loadConfig(args []string, getenv func(string) string) (Config, error) {
 		return c, fmt.Errorf("bot-workers must be at least 1, not %d", c.BotWorkers)
 	case c.MessagesPerSecond <= 0 || c.MessageBurst < 1:
 		return c, fmt.Errorf("messages-per-second and message-burst must be positive")
-	case c.FinishedTTL <= 0 || c.IdleTTL <= 0:
+	case c.FinishedTTL <= 0 || c.IdleTTL <= 0 || c.WaitingTTL <= 0:
 		return c, fmt.Errorf("TTLs must be positive")
 	}
 	return c, nil

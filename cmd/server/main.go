@@ -78,7 +78,7 @@ func run(ctx context.Context, cfg Config, log *slog.Logger, ready chan<- string)
 	}, reg)
 
 	srv := &http.Server{
-		Handler:           newMux(svc, h, reg, log),
+		Handler:           newMux(svc, h, reg, log, cfg.RoomsPerMinute),
 		ReadHeaderTimeout: 10 * time.Second,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}

@@ -36,7 +36,7 @@ func (b badBackend) Unwrap() error { return b.err }
 // that cannot be parsed, or a Redis that does not answer at start, is an error that
 // names the setting.
 func openBackend(cfg Config, log *slog.Logger) (rooms.Store, rooms.Broker, func(), error) {
-	ttls := rooms.TTLs{Finished: cfg.FinishedTTL, Idle: cfg.IdleTTL}
+	ttls := rooms.TTLs{Finished: cfg.FinishedTTL, Idle: cfg.IdleTTL, Waiting: cfg.WaitingTTL}
 	if !cfg.usesRedis() {
 		return rooms.NewMemoryStore(ttls), rooms.NewMemoryBroker(), func() {}, nil
 	}

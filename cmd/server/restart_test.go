@@ -36,7 +36,7 @@ func freeAddr(t *testing.T) string {
 // startProcess runs the server binary as its own process and waits until it is healthy.
 func startProcess(t *testing.T, bin, addr string, env ...string) *exec.Cmd {
 	t.Helper()
-	cmd := exec.Command(bin, "-addr", addr, "-bot-pace", "0", "-bot-lease", "3s")
+	cmd := exec.Command(bin, "-addr", addr, "-bot-pace", "0", "-bot-lease", "3s", "-rooms-per-minute", "0")
 	cmd.Env = append(os.Environ(), env...)
 	if testing.Verbose() {
 		cmd.Stderr = os.Stderr

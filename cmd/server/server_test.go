@@ -31,6 +31,7 @@ func testConfig(t testing.TB) Config {
 	cfg.BotMoveTime = 2 * time.Second
 	cfg.BotWorkers = 2
 	cfg.ShutdownGrace = 5 * time.Second
+	cfg.RoomsPerMinute = 0 // tests create rooms as fast as they like; TestCreationLimit sets it
 	return cfg
 }
 

@@ -83,7 +83,9 @@ export async function startServer(build, opts = {}) {
   const { bin, dir } = build;
   const port = opts.port || (await freePort());
   const addr = `127.0.0.1:${port}`;
-  const proc = spawn(bin, ['-addr', addr, ...(opts.args || [])], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, REDIS_URL: opts.redisURL || '' } });
+  // Every test browser comes from 127.0.0.1: the per-address room limit is off unless a
+  // test sets it.
+  const proc = spawn(bin, ['-addr', addr, '-rooms-per-minute', '0', ...(opts.args || [])], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, REDIS_URL: opts.redisURL || '' } });
   let log = '';
   const keep = (/** @type {Buffer} */ b) => {
     log = (log + b.toString()).slice(-20000);

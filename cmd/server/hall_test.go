@@ -1,0 +1,201 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/boardhall/boardhall/rooms/redistest"
+)
+
+// identity is a browser identity key as the client makes one: 43 base64url characters.
+func identity(seed string) string {
+	return (seed + strings.Repeat("x", 43))[:43]
+}
+
+// twoNodes starts two server nodes on one fresh Redis database.
+func twoNodes(t *testing.T) (string, string) {
+	t.Helper()
+	rdb := redistest.Client(t)
+	url := fmt.Sprintf("%s/%d", redistest.URL(t), rdb.Options().DB)
+	cfgA, cfgB := testConfig(t), testConfig(t)
+	cfgA.RedisURL, cfgB.RedisURL = url, url
+	cfgA.Node, cfgB.Node = "A", "B"
+	return startServer(t, cfgA), startServer(t, cfgB)
+}
+
+// TestChat: players and a spectator on two nodes chat; lines are stored and replayed to a
+// late joiner, limited in length and rate, kept as text, and carry who said them.
+func TestChat(t *testing.T) {
+	t.Parallel()
+	a, b := twoNodes(t)
+	room := createRoom(t, a, `{"game":"gomoku"}`)
+	ann, eve := dial(t, a), dial(t, b)
+	ann.seat(room, "black", "Ann")
+	eve.ok(msg{"type": "join", "room": room})
+
+	ann.ok(msg{"type": "chat", "room": room, "text": "Good luck!"})
+	line := eve.waitFor("Ann's line", func(m msg) bool { return m.str("type") == "chat" }).obj("line")
+	require.Equal(t, "Ann", line.str("name"))
+	require.Equal(t, "black", line.str("seat"))
+	require.Equal(t, "Good luck!", line.str("text"))
+	require.NotEmpty(t, line.str("author"))
+
+	eve.fails(msg{"type": "chat", "room": room, "text": "hi"}, "bad_request") // a spectator needs a name
+	eve.ok(msg{"type": "chat", "room": room, "text": "<b>nice</b> opening", "name": "Eve"})
+	line = ann.waitFor("Eve's line", func(m msg) bool { return m.str("type") == "chat" && m.obj("line").str("name") == "Eve" }).obj("line")
+	require.Nil(t, line["seat"], "a spectator's line has no seat")
+	require.Equal(t, "<b>nice</b> opening", line.str("text"), "markup is kept as text; the client shows it as text")
+
+	zed := dial(t, b) // a fresh connection, with its chat allowance whole
+	zed.ok(msg{"type": "join", "room": room})
+	zed.fails(msg{"type": "chat", "room": room, "name": "Zed", "text": strings.Repeat("a", 141)}, "bad_request")
+	zed.fails(msg{"type": "chat", "room": room, "name": "Zed", "text": "   "}, "bad_request")
+	zed.fails(msg{"type": "chat", "room": room, "name": "Zed", "text": "two\nlines"}, "bad_request")
+	refused := false
+	for i := 0; i < 6 && !refused; i++ {
+		a := ann.answer(ann.send(msg{"type": "chat", "room": room, "text": fmt.Sprint("spam ", i)}))
+		refused = a.str("code") == "rate_limited"
+	}
+	require.True(t, refused, "a chat flood is refused")
+
+	late := dial(t, b)
+	j := late.ok(msg{"type": "join", "room": room})
+	chat := j["chat"].([]any)
+	require.GreaterOrEqual(t, len(chat), 2)
+	require.Equal(t, "Good luck!", msg(chat[0].(map[string]any)).str("text"), "a late joiner sees the recent lines, oldest first")
+	for _, l := range chat {
+		require.NotContains(t, msg(l.(map[string]any)).str("text"), "a"+strings.Repeat("a", 140))
+	}
+}
+
+// TestLobbyPush: a subscribed connection is sent the lobby's lists at once and again when
+// a room appears; unsubscribing stops it.
+func TestLobbyPush(t *testing.T) {
+	t.Parallel()
+	addr := startServer(t, testConfig(t))
+	viewer := dial(t, addr)
+	viewer.send(msg{"type": "lobby_subscribe"})
+	first := viewer.waitFor("the lobby", func(m msg) bool { return m.str("type") == "lobby" })
+	require.NotNil(t, first["open"])
+	room := createRoom(t, addr, `{"game":"reversi"}`)
+	pushed := viewer.waitFor("the new room", func(m msg) bool {
+		if m.str("type") != "lobby" {
+			return false
+		}
+		for _, r := range m["open"].([]any) {
+			if msg(r.(map[string]any)).str("id") == room {
+				return true
+			}
+		}
+		return false
+	})
+	require.Empty(t, pushed["live"])
+	viewer.ok(msg{"type": "lobby_unsubscribe"})
+}
+
+// TestCreationLimit: an address creating rooms too fast gets 429 with Retry-After, and an
+// identity keeps at most five rooms waiting.
+func TestCreationLimit(t *testing.T) {
+	t.Parallel()
+	cfg := testConfig(t)
+	cfg.RoomsPerMinute = 3
+	addr := startServer(t, cfg)
+	for range 3 {
+		createRoom(t, addr, `{"game":"reversi"}`)
+	}
+	resp, err := http.Post("http://"+addr+"/api/rooms", "application/json", strings.NewReader(`{"game":"reversi"}`))
+	require.NoError(t, err)
+	resp.Body.Close()
+	require.Equal(t, http.StatusTooManyRequests, resp.StatusCode)
+	require.NotEmpty(t, resp.Header.Get("Retry-After"))
+
+	addr = startServer(t, testConfig(t))
+	me := identity("waiting")
+	c := dial(t, addr)
+	for i := range 5 {
+		room := createRoom(t, addr, `{"game":"reversi","identity":"`+me+`"}`)
+		c.ok(msg{"type": "join", "room": room})
+		c.ok(msg{"type": "sit", "room": room, "seat": "black", "name": fmt.Sprint("A", i), "identity": me})
+	}
+	status, m := postJSON(t, addr, "/api/rooms", `{"game":"reversi","identity":"`+me+`"}`)
+	require.Equal(t, http.StatusTooManyRequests, status, "%v", m)
+	require.Equal(t, "too_many_requests", m.obj("error").str("code"))
+}
+
+// TestMyGames: the rooms an identity sat in are listed, finished and running, with the
+// seat it took, after any number of connections.
+func TestMyGames(t *testing.T) {
+	t.Parallel()
+	addr := startServer(t, testConfig(t))
+	me := identity("mygames")
+	room := createRoom(t, addr, `{"game":"reversi","white":{"kind":"bot","level":1}}`)
+	c := dial(t, addr)
+	c.ok(msg{"type": "join", "room": room})
+	c.ok(msg{"type": "sit", "room": room, "seat": "black", "name": "Ann", "identity": me})
+	c.ok(msg{"type": "resign", "room": room})
+	other := createRoom(t, addr, `{"game":"gomoku"}`)
+	c.ok(msg{"type": "join", "room": other})
+	c.ok(msg{"type": "sit", "room": other, "seat": "white", "name": "Ann", "identity": me})
+
+	req, err := http.NewRequest(http.MethodGet, "http://"+addr+"/api/my-games", nil)
+	require.NoError(t, err)
+	req.Header.Set("X-Identity", me)
+	var games []msg
+	require.Eventually(t, func() bool {
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		var body struct{ Games []msg }
+		require.NoError(t, json.NewDecoder(resp.Body).Decode(&body))
+		games = body.Games
+		return len(games) == 2
+	}, 5*time.Second, 50*time.Millisecond)
+	byID := map[string]msg{}
+	for _, g := range games {
+		byID[g.str("id")] = g
+	}
+	require.Equal(t, "finished", byID[room].str("status"))
+	require.Equal(t, "black", byID[room].str("mySeat"))
+	require.Equal(t, "resign", byID[room].obj("result").str("reason"))
+	require.Equal(t, "white", byID[other].str("mySeat"))
+
+	status, _ := getJSON(t, addr, "/api/my-games")
+	require.Equal(t, http.StatusBadRequest, status, "no identity, no list")
+}
+
+// TestQuickPairing: two people asking for the same game on two nodes are seated together
+// in one room, in opposite colours, with working seat tokens; a third, alone, is offered
+// a bot in the end.
+func TestQuickPairing(t *testing.T) {
+	t.Parallel()
+	a, b := twoNodes(t)
+	ann, bob := dial(t, a), dial(t, b)
+	ask := func(c *client, name string) int64 {
+		return c.send(msg{"type": "pair", "game": "reversi", "clock": msg{"kind": "fischer", "base": 180, "increment": 2},
+			"name": name, "identity": identity(name)})
+	}
+	idA := ask(ann, "Ann")
+	require.Equal(t, "ack", ann.answer(idA).str("type"))
+	idB := ask(bob, "Bob")
+	pa := ann.waitFor("Ann paired", func(m msg) bool { return m.str("type") == "paired" })
+	pb := bob.waitFor("Bob paired", func(m msg) bool { return m.str("type") == "paired" })
+	require.Equal(t, pa.str("room"), pb.str("room"))
+	require.NotEqual(t, pa.str("seat"), pb.str("seat"))
+	require.Equal(t, idB, pb.num("id"))
+	j := bob.ok(msg{"type": "join", "room": pb.str("room"), "token": pb.str("token")})
+	require.Equal(t, pb.str("seat"), j.str("seat"), "the pairing's token holds the seat")
+	require.Equal(t, "fischer", j.obj("state").obj("clock").str("kind"))
+	require.Equal(t, map[string]any{"kind": "human", "name": "Ann"}, j.obj("state").obj("seats")[pa.str("seat")])
+
+	// Asking for another game queues separately; unpair leaves the queue.
+	eve := dial(t, a)
+	eve.ok(msg{"type": "pair", "game": "gomoku", "name": "Eve"})
+	eve.ok(msg{"type": "unpair"})
+	eve.fails(msg{"type": "pair", "game": "chess", "name": "Eve"}, "bad_request")
+}
