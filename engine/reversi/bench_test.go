@@ -92,7 +92,7 @@ func BenchmarkFFO(b *testing.B) {
 			b.ReportAllocs()
 			var nodes uint64
 			for i := 0; i < b.N; i++ {
-				e := NewEngine()
+				e := benchEngine()
 				r, err := e.Search(context.Background(), fp.pos, Limits{Depth: 60})
 				if err != nil || r.Score != fp.score {
 					b.Fatalf("#%d: %+v %v, want %d", fp.id, r, err, fp.score)
@@ -255,3 +255,74 @@ func BenchmarkEvaluate(b *testing.B) {
 }
 
 var sink int
+
+// BenchmarkMidgameEval compares the evaluations in the midgame search at a
+// fixed depth (full width, so the trees differ only by ordering and
+// leaves): nodes per position and time.
+func BenchmarkMidgameEval(b *testing.B) {
+	pos := midgamePositions(b)
+	for _, c := range []struct {
+		name string
+		use  func(*Engine)
+	}{{"linear", (*Engine).UseLinearEvaluation}, {"pattern", (*Engine).UsePatternEvaluation}} {
+		b.Run(c.name, func(b *testing.B) {
+			var nodes uint64
+			for i := 0; i < b.N; i++ {
+				for _, p := range pos {
+					e := NewEngine()
+					c.use(e)
+					r, err := e.Search(context.Background(), p, Limits{Depth: 10, NoSelective: true})
+					if err != nil {
+						b.Fatal(err)
+					}
+					nodes += r.Nodes
+				}
+			}
+			b.ReportMetric(float64(nodes)/float64(b.N)/float64(len(pos)), "nodes/pos")
+			b.ReportMetric(b.Elapsed().Seconds()/float64(b.N)/float64(len(pos))*1000, "ms/pos")
+			b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+		})
+	}
+}
+
+// BenchmarkDepthInOneSecond reports the midgame depth the full engine
+// completes in one second (a context deadline, as the service gives it) on
+// the midgame benchmark's positions, with and without Multi-ProbCut.
+func BenchmarkDepthInOneSecond(b *testing.B) {
+	pos := midgamePositions(b)
+	for _, c := range []struct {
+		name        string
+		noSelective bool
+	}{{"selective", false}, {"full-width", true}} {
+		b.Run(c.name, func(b *testing.B) {
+			depths := 0
+			for i := 0; i < b.N; i++ {
+				for _, p := range pos {
+					e := NewEngine()
+					ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+					r, err := e.Search(ctx, p, Limits{NoSelective: c.noSelective})
+					cancel()
+					if err != nil {
+						b.Fatal(err)
+					}
+					depths += r.Depth
+				}
+			}
+			b.ReportMetric(float64(depths)/float64(b.N)/float64(len(pos)), "depth")
+		})
+	}
+}
+
+// benchEngine returns a new engine with the evaluation REVERSI_EVAL names
+// ("linear" or "pattern"; default the engine's own), so that benchmarks
+// can compare them.
+func benchEngine() *Engine {
+	e := NewEngine()
+	switch os.Getenv("REVERSI_EVAL") {
+	case "linear":
+		e.UseLinearEvaluation()
+	case "pattern":
+		e.UsePatternEvaluation()
+	}
+	return e
+}

@@ -52,7 +52,8 @@
 //	  8         8          16 empties              none
 //	  9        10          18 empties              none
 //	 10   as deep as the   22 empties              none
-//	      time allows (14 with no deadline)
+//	      time allows (14 with no deadline),
+//	      selective (Multi-ProbCut)
 //
 // Limits.Depth overrides a level's midgame depth and Limits.EndgameEmpties
 // its exact-endgame range. The upper levels are slow without a time limit:
@@ -74,10 +75,15 @@
 // mobility, corners, X- and C-squares next to empty corners, stable discs,
 // parity, discs, corner access and frontier discs, plus a value for each
 // configuration of each edge, with one weight set per stage of the game
-// (weights.json, embedded). The search is iterative-deepening PVS with a
-// transposition table (Zobrist hashing) and move ordering by the table's
-// move, then the evaluation or the opponent's mobility. The endgame solver
-// uses fastest-first ordering, parity, stability cut-offs, enhanced
-// transposition cut-offs and special code for the last empties.
-// docs/reversi-engine.md has the details.
+// (weights.json, embedded). From 28 empties down, tables of board patterns
+// (edges with X-squares, corners, lines, diagonals; patterns.bin, fitted by
+// least squares on positions from the engine's own games and exact solves
+// by internal/train) correct it. The search is iterative-deepening PVS with
+// a transposition table (Zobrist hashing), move ordering by the table's
+// move, then the evaluation or the opponent's mobility, and at the top
+// level Multi-ProbCut (a shallow search predicts the deep one and cuts when
+// it is far outside the window). The endgame solver uses fastest-first
+// ordering helped by shallow evaluation searches, parity, stability
+// cut-offs, enhanced transposition cut-offs and special code for the last
+// empties. docs/reversi-engine.md has the details.
 package reversi

@@ -30,11 +30,16 @@ func runFit(args []string) error {
 	fs.IntVar(&cfg.iterations, "iterations", 200, "conjugate-gradient iterations per stage")
 	fs.IntVar(&cfg.spread, "spread", 2, "extra empties on each side of a stage's range")
 	fs.BoolVar(&cfg.hybrid, "hybrid", true, "fit the patterns as corrections to the linear evaluation (weights.json)")
+	games := fs.Int("games", 0, "use only the first games of the file (0: all; a file cut short by stopping gen ends in a partial game)")
 	stagesFlag := fs.Int("stage", -1, "fit only this stage and write nothing (for trying settings)")
+	maxEmpties := fs.Int("max-empties", 28, "fit the stages up to this many empties (the engine uses the linear evaluation above); the rest stay zero")
 	fs.Parse(args)
 	samples, err := readSamples(*in)
 	if err != nil {
 		return err
+	}
+	if *games > 0 {
+		samples = firstGames(samples, *games)
 	}
 	train, valid := split(samples)
 	fmt.Fprintf(os.Stderr, "%d samples: %d training, %d held out\n", len(samples), len(train), len(valid))
@@ -42,7 +47,8 @@ func runFit(args []string) error {
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, 2)
 	for s := 0; s < pattern.NumStages; s++ {
-		if *stagesFlag >= 0 && s != *stagesFlag {
+		if *stagesFlag >= 0 && s != *stagesFlag || s*pattern.StageWidth+1 > *maxEmpties {
+			stages[s] = make([]int16, pattern.StageSize)
 			continue
 		}
 		wg.Add(1)
@@ -87,10 +93,9 @@ func runFit(args []string) error {
 // positions of one game share most of their patterns and the same final
 // score, so a held-out position must come from a game the fit never saw.
 func split(all []sample) (train, valid []sample) {
-	start := reversi.Start()
 	game := -1
 	for _, s := range all {
-		if s.black == start.Black() && s.white == start.White() && s.toMove == reversi.Black {
+		if isStart(s) {
 			game++
 		}
 		if game%10 == 9 {
@@ -100,6 +105,27 @@ func split(all []sample) (train, valid []sample) {
 		}
 	}
 	return train, valid
+}
+
+// isStart reports whether a sample is the start position: each game's
+// first sample.
+func isStart(s sample) bool {
+	start := reversi.Start()
+	return s.black == start.Black() && s.white == start.White() && s.toMove == reversi.Black
+}
+
+// firstGames returns the samples of the first n games.
+func firstGames(all []sample, n int) []sample {
+	games := 0
+	for i, s := range all {
+		if isStart(s) {
+			if games == n {
+				return all[:i]
+			}
+			games++
+		}
+	}
+	return all
 }
 
 func empties(s sample) int { return 64 - bits.OnesCount64(s.black|s.white) }
