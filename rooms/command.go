@@ -64,9 +64,9 @@ type Command struct {
 	// it holds after a sit or a stand (for presence). May be nil.
 	Watcher Subscriber
 
-	actor     Side   // resolved by the room from Token (or the bot's side)
-	bot       bool   // the move comes from the room's bot runner
-	eval      *int   // the bot's score for its move, black's view
+	actor        Side   // resolved by the room from Token (or the bot's side)
+	bot          bool   // the move comes from the room's bot runner
+	eval         *int   // the bot's score for its move, black's view
 	tokenHash    string // CmdSit: the hash of the new token
 	identityHash string // CmdSit: the hash of Identity
 	// goneFor is, resolved by the room, how long the actor's opponent (a person) has been
