@@ -9,12 +9,14 @@
 // stops a search at once.
 //
 // Supported: square boards of 15, 19 and 20 (the sizes the engine plays;
-// 20 is the Gomocup freestyle league's),
-// INFO rule 0 (freestyle), 1 (exactly five) and 4 (renju, 15x15); the
-// continuous-game bit (2) and caro (8) are reported as unsupported and
-// play continues under the closest rule. Time: each move uses at most
-// timeout_turn minus a safety margin, and a share of time_left when the
-// match time is limited.
+// 20 is the Gomocup freestyle league's), INFO rule 0 (freestyle), 1
+// (exactly five) and 4 (renju, 15x15); the continuous-game bit (2) and
+// caro (8) are reported as unsupported and play continues under the
+// closest rule. A BOARD's stones may come in any order (placeStones). A
+// line longer than maxLine is answered ERROR and skipped. Time: each move
+// uses timeout_turn minus a margin that scales with it (see margin), and
+// at most a share of time_left when the match time is limited; the
+// search uses the time it is given.
 //
 // Usage (what cmd/engine does):
 //
