@@ -11,19 +11,27 @@ import (
 
 // BenchmarkMoveRoundTrip measures, over loopback, the time from a player sending a move
 // to both the opponent and a spectator having received it, with the memory Store and
-// with Redis, untimed and with a 30+20 clock. Players alternate Reversi moves (the first
+// with Redis, untimed and with a 30+20 clock, and with ten spectators chatting. Players alternate Reversi moves (the first
 // legal move); when a game ends they agree a rematch and all three follow to its room.
 //
 //	go test -run XXX -bench MoveRoundTrip -benchtime 2000x ./cmd/server
 func BenchmarkMoveRoundTrip(b *testing.B) {
-	for _, run := range []struct{ store, clock string }{
-		{"memory", ""}, {"redis", ""},
-		{"memory", `{"kind":"fischer","base":1800,"increment":20}`},
-		{"redis", `{"kind":"fischer","base":1800,"increment":20}`},
+	const chatters = 10
+	for _, run := range []struct {
+		store, clock string
+		chat         bool
+	}{
+		{"memory", "", false}, {"redis", "", false},
+		{"memory", `{"kind":"fischer","base":1800,"increment":20}`, false},
+		{"redis", `{"kind":"fischer","base":1800,"increment":20}`, false},
+		{"memory", "", true}, {"redis", "", true},
 	} {
 		name := run.store
 		if run.clock != "" {
 			name += "-clock"
+		}
+		if run.chat {
+			name += "-chat"
 		}
 		store := run.store
 		b.Run(name, func(b *testing.B) {
@@ -44,6 +52,28 @@ func BenchmarkMoveRoundTrip(b *testing.B) {
 			tokens := [2]string{players[0].seat(room, "black", "A"), players[1].seat(room, "white", "B")}
 			spectator.ok(msg{"type": "join", "room": room})
 			state := players[1].waitFor("seated", func(m msg) bool { return m.str("type") == "event" && m.obj("state").num("version") == 2 }).obj("state")
+			if run.chat {
+				// Ten other spectators chat in the room all along, each a line a second
+				// (the most a connection may): the moves share the room with the chat.
+				stop := make(chan struct{})
+				defer close(stop)
+				for i := range chatters {
+					c := dial(b, addr)
+					c.ok(msg{"type": "join", "room": room})
+					go func() {
+						tick := time.NewTicker(time.Second)
+						defer tick.Stop()
+						for n := 0; ; n++ {
+							select {
+							case <-stop:
+								return
+							case <-tick.C:
+								c.ws.WriteJSON(msg{"type": "chat", "room": room, "name": fmt.Sprint("S", i), "text": fmt.Sprint("line ", n)})
+							}
+						}
+					}()
+				}
+			}
 			lat := make([]time.Duration, 0, b.N)
 			b.ResetTimer()
 			for range b.N {

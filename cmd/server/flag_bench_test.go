@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"slices"
@@ -62,5 +63,49 @@ func BenchmarkFlagLateness(b *testing.B) {
 		b.ReportMetric(float64(lateness[len(lateness)/2].Microseconds())/1000, "p50-ms")
 		b.ReportMetric(float64(lateness[len(lateness)*99/100].Microseconds())/1000, "p99-ms")
 		b.ReportMetric(float64(lateness[len(lateness)-1].Microseconds())/1000, "max-ms")
+	}
+}
+
+// BenchmarkLobbyPush measures what a lobby viewer receives: it subscribes and counts the
+// lobby messages and their bytes for LOBBY_BENCH_SECONDS (default 20). Point it with
+// LOBBY_BENCH_ADDR at a server under cmd/loadtest's moves load (2,000 rooms changing);
+// without it, it runs against a fresh server with 100 rooms whose games go on.
+//
+//	LOBBY_BENCH_ADDR=127.0.0.1:18282 go test -run XXX -bench LobbyPush -benchtime 1x ./cmd/server
+func BenchmarkLobbyPush(b *testing.B) {
+	addr := os.Getenv("LOBBY_BENCH_ADDR")
+	if addr == "" {
+		cfg := testConfig(b)
+		cfg.MaxConnsPerIP = -1
+		addr = startServer(b, cfg)
+		for range 100 {
+			createRoom(b, addr, `{"game":"reversi","black":{"kind":"bot","level":1},"white":{"kind":"bot","level":1}}`)
+		}
+	}
+	seconds := 20
+	if v := os.Getenv("LOBBY_BENCH_SECONDS"); v != "" {
+		fmt.Sscan(v, &seconds)
+	}
+	for range b.N {
+		viewer := dial(b, addr)
+		viewer.send(msg{"type": "lobby_subscribe"})
+		viewer.waitFor("the lobby", func(m msg) bool { return m.str("type") == "lobby" })
+		// Count raw frames from here on: the client's reader decodes them, so re-encode.
+		var msgs, bytes int
+		end := time.After(time.Duration(seconds) * time.Second)
+		for done := false; !done; {
+			select {
+			case m := <-viewer.msgs:
+				if m.str("type") == "lobby" {
+					raw, _ := json.Marshal(m)
+					msgs, bytes = msgs+1, bytes+len(raw)
+				}
+			case <-end:
+				done = true
+			}
+		}
+		b.ReportMetric(float64(msgs)/float64(seconds), "msgs/s")
+		b.ReportMetric(float64(bytes)/float64(seconds), "bytes/s")
+		viewer.ws.Close()
 	}
 }
