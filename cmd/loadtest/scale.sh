@@ -107,7 +107,7 @@ esac
 node_addrs=()
 for i in $(seq 1 "$nodes"); do
   port=$(freeport)
-  nice -n 10 "$out/server" -addr "127.0.0.1:$port" -node "n$i" -max-conns-per-ip -1 \
+  nice -n 10 "$out/server" -addr "127.0.0.1:$port" -node "n$i" -max-conns-per-ip -1 -rooms-per-minute 0 \
     -messages-per-second 1000 -message-burst 1000 -log-level warn "${backend[@]}" "$@" 2>"$out/server$i.log" &
   pids+=($!)
   node_addrs+=("127.0.0.1:$port")
