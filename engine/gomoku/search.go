@@ -56,6 +56,9 @@ type Engine struct {
 	// leaving the rest to the deep screen of its choice (deepScreen).
 	searchUntil time.Time
 	nodeLimit   uint64 // Limits.Nodes
+	// threatNodes is threatUntil under a node budget: the root threat
+	// search and the screen end when the search has used this many nodes.
+	threatNodes uint64
 	nodes       uint64
 	vcfBudget   int
 	pv          [maxPly][maxPly]int16
@@ -175,8 +178,11 @@ func (e *Engine) Search(ctx context.Context, b *Board, lim Limits) (Result, erro
 	if hasDL {
 		e.threatUntil = start.Add(time.Until(dl) / 3)
 	}
+	if lim.Nodes > 0 {
+		e.threatNodes = lim.Nodes / 3 // the same share of a node budget
+	}
 	r, ok := e.rootThreats(pos, info)
-	e.threatUntil, e.threatOut = time.Time{}, false
+	e.threatUntil, e.threatOut, e.threatNodes = time.Time{}, false, 0
 	if ok {
 		if lim.Progress != nil {
 			lim.Progress(r)
@@ -195,8 +201,11 @@ func (e *Engine) Search(ctx context.Context, b *Board, lim Limits) (Result, erro
 	if hasDL {
 		e.threatUntil = start.Add(time.Until(dl) / 2)
 	}
+	if lim.Nodes > 0 {
+		e.threatNodes = lim.Nodes / 2
+	}
 	e.screenRoot(pos)
-	e.threatUntil, e.threatOut = time.Time{}, false
+	e.threatUntil, e.threatOut, e.threatNodes = time.Time{}, false, 0
 	// The deep screen gets the last share of the time, or of the node
 	// budget.
 	deep := (hasDL || lim.Nodes > 0) && e.opt.deepScreenNodes > 0
@@ -324,6 +333,9 @@ func (e *Engine) checkStop() {
 	}
 	if e.nodeLimit > 0 && e.nodes >= e.nodeLimit {
 		e.stopped = true
+	}
+	if e.threatNodes > 0 && e.nodes >= e.threatNodes {
+		e.threatOut = true
 	}
 	if !e.threatUntil.IsZero() || !e.searchUntil.IsZero() {
 		now := time.Now()
