@@ -199,3 +199,25 @@ func TestQuickPairing(t *testing.T) {
 	eve.ok(msg{"type": "unpair"})
 	eve.fails(msg{"type": "pair", "game": "chess", "name": "Eve"}, "bad_request")
 }
+
+// A clock outside its bounds is refused with 400 and no room is made.
+func TestClockBoundsOverHTTP(t *testing.T) {
+	t.Parallel()
+	addr := startServer(t, testConfig(t))
+	for _, body := range []string{
+		`{"game":"reversi","clock":{"kind":"fischer","base":5,"increment":0}}`,
+		`{"game":"reversi","clock":{"kind":"fischer","base":60,"increment":600}}`,
+		`{"game":"reversi","clock":{"kind":"correspondence","days":2}}`,
+		`{"game":"reversi","clock":{"kind":"sundial"}}`,
+		`{"game":"reversi","clock":{"kind":"fischer","base":"60"}}`,
+	} {
+		status, m := postJSON(t, addr, "/api/rooms", body)
+		require.Equal(t, http.StatusBadRequest, status, "%s: %v", body, m)
+		require.Equal(t, "bad_request", m.obj("error").str("code"))
+	}
+	_, lobby := getJSON(t, addr, "/api/rooms")
+	require.Empty(t, lobby["rooms"], "nothing was created")
+	status, m := postJSON(t, addr, "/api/rooms", `{"game":"gomoku","clock":{"kind":"correspondence","days":3}}`)
+	require.Equal(t, http.StatusCreated, status, "%v", m)
+	require.Equal(t, "correspondence", m.obj("state").obj("clock").str("kind"))
+}
