@@ -264,8 +264,15 @@ func (s *Service) Record(ctx context.Context, id string) (StateView, []PublicEve
 	if err != nil {
 		return StateView{}, nil, err
 	}
-	counts, _ := s.broker.Presence(ctx, []string{id})
-	return st.view(counts[id]), pubs, nil
+	v := st.view(0)
+	v.Clock = st.clockView(time.Now())
+	sums := []Summary{{ID: id}}
+	s.addPresence(ctx, sums)
+	v.Viewers, v.Spectators = sums[0].Viewers, sums[0].Spectators
+	for _, side := range sums[0].Present {
+		v.Presence[side] = true
+	}
+	return v, pubs, nil
 }
 
 // List returns the lobby: up to limit rooms, most recently active first, with their
