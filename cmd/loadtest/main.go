@@ -11,7 +11,7 @@
 //
 // Usage:
 //
-//	loadtest [flags] idle|moves|bots|growth|fsync
+//	loadtest [flags] idle|moves|bots|growth|fsync|append
 //
 // Modes:
 //
@@ -44,7 +44,7 @@
 // Examples:
 //
 //	ulimit -n 20000; go run ./cmd/server -addr 127.0.0.1:8080 -max-conns-per-ip -1 \
-//	    -messages-per-second 1000 -message-burst 1000 -rooms-per-minute 0 &
+//	    -messages-per-second 1000 -message-burst 1000 &
 //	go run ./cmd/loadtest -addr 127.0.0.1:8080 -conns 19000 idle
 //	go run ./cmd/loadtest -addr 127.0.0.1:8080 -rooms 2000 -rate 2000 -duration 60s moves
 //	go run ./cmd/loadtest -addr 127.0.0.1:8080 -json moves > run.json
@@ -80,22 +80,24 @@ const (
 
 // config is the parsed command line.
 type config struct {
-	mode        string
-	addrs       []string
-	sources     int // 0: as many as the connections need
-	conns       int
-	rooms       int
-	spectators  int
-	rate        float64
-	duration    time.Duration
-	warmup      time.Duration
-	botRooms    int
-	botLevel    int
-	steps       []int
-	reconnect   bool
-	jsonOut     bool
-	concurrency int
-	fsyncDir    string
+	mode         string
+	addrs        []string
+	sources      int // 0: as many as the connections need
+	conns        int
+	rooms        int
+	spectators   int
+	rate         float64
+	duration     time.Duration
+	warmup       time.Duration
+	botRooms     int
+	botLevel     int
+	steps        []int
+	reconnect    bool
+	jsonOut      bool
+	concurrency  int
+	fsyncDir     string
+	redis        string
+	waitReplicas int
 }
 
 // parseArgs reads the command line (without the program name).
@@ -104,7 +106,7 @@ func parseArgs(args []string, stderr io.Writer) (config, error) {
 	fs := flag.NewFlagSet("loadtest", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: loadtest [flags] idle|moves|bots|growth|fsync")
+		fmt.Fprintln(stderr, "usage: loadtest [flags] idle|moves|bots|growth|fsync|append")
 		fs.PrintDefaults()
 	}
 	addrs := fs.String("addr", "127.0.0.1:8080", "server node(s), comma-separated host:port on loopback")
@@ -122,12 +124,14 @@ func parseArgs(args []string, stderr io.Writer) (config, error) {
 	fs.BoolVar(&c.jsonOut, "json", false, "print the results as JSON")
 	fs.IntVar(&c.concurrency, "setup-concurrency", 32, "rooms set up at once")
 	fs.StringVar(&c.fsyncDir, "fsync-dir", os.TempDir(), "fsync: the directory to write in (put it on Redis's disk)")
+	fs.StringVar(&c.redis, "redis", "redis://127.0.0.1:6379/0", "append: the Redis, a URL or cluster:host:port,host:port (loopback only)")
+	fs.IntVar(&c.waitReplicas, "redis-wait-replicas", 0, "append: replicas that must confirm each append (Redis WAIT)")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
 	if fs.NArg() != 1 {
 		fs.Usage()
-		return c, errors.New("loadtest: want exactly one mode: idle, moves, bots, growth or fsync")
+		return c, errors.New("loadtest: want exactly one mode: idle, moves, bots, growth, fsync or append")
 	}
 	c.mode = fs.Arg(0)
 	var err error
@@ -152,8 +156,8 @@ func parseArgs(args []string, stderr io.Writer) (config, error) {
 func (c config) check() error {
 	perRoom := 2 + c.spectators
 	switch {
-	case c.mode != "idle" && c.mode != "moves" && c.mode != "bots" && c.mode != "growth" && c.mode != "fsync":
-		return fmt.Errorf("loadtest: unknown mode %q: want idle, moves, bots, growth or fsync", c.mode)
+	case c.mode != "idle" && c.mode != "moves" && c.mode != "bots" && c.mode != "growth" && c.mode != "fsync" && c.mode != "append":
+		return fmt.Errorf("loadtest: unknown mode %q: want idle, moves, bots, growth, fsync or append", c.mode)
 	case c.spectators < 0 || c.spectators > 1000:
 		return fmt.Errorf("loadtest: -spectators %d: want 0..1000", c.spectators)
 	case c.sources < 0 || c.sources > maxSources:
@@ -167,6 +171,13 @@ func (c config) check() error {
 	}
 	switch c.mode {
 	case "fsync":
+	case "append":
+		if c.rooms < 1 || !(c.rate > 0) || c.rate > 1e6 {
+			return fmt.Errorf("loadtest: append: -rooms %d -rate %v: want at least one room and a rate up to 1e6", c.rooms, c.rate)
+		}
+		if err := loopbackRedis(c.redis); err != nil {
+			return err
+		}
 	case "idle":
 		if c.conns < perRoom || c.conns > maxConns {
 			return fmt.Errorf("loadtest: -conns %d: want %d..%d", c.conns, perRoom, maxConns)
@@ -236,6 +247,13 @@ func main() {
 
 // run carries out one mode and prints its results to out (progress goes to log).
 func run(ctx context.Context, cfg config, out, log io.Writer) error {
+	if cfg.mode == "append" {
+		res, err := appendLatency(ctx, cfg, log)
+		if err != nil {
+			return err
+		}
+		return printResult(out, cfg.jsonOut, res)
+	}
 	if cfg.mode == "fsync" {
 		res, err := fsyncLatency(ctx, cfg.fsyncDir, cfg.duration)
 		if err != nil {
