@@ -25,6 +25,7 @@ export const MESSAGES = Object.freeze({
   no_request: 'There is nothing to answer: no take-back, draw or rematch is waiting for you.',
   time_out: 'Your time ran out: the move came too late.',
   too_early: 'Not yet: that is allowed only later in the game (a claim after the waiting time, an abort before both sides move).',
+  too_many_requests: 'Too many rooms at once: finish or leave one of your waiting rooms, or wait a minute, before creating another.',
   forbidden: 'That is not yours to change.',
   stale: 'The position changed before your move arrived. Look again and play.',
   busy: 'The room is busy. Try again in a moment.',
@@ -33,6 +34,9 @@ export const MESSAGES = Object.freeze({
   disconnected: 'The connection dropped before the server answered. Reconnecting…',
   network: 'The server could not be reached. Check your connection and try again.',
 });
+
+/** ENGINE_WORDS matches a rule error in an engine's words rather than a player's. */
+const ENGINE_WORDS = /\b(reversi|gomoku):/;
 
 /**
  * errorText returns the sentence to show for an error code. Unknown codes get a
@@ -46,6 +50,10 @@ export function errorText(code, message) {
   // A refused request is best explained by the server's own words ("renju is
   // played on 15x15"); the other codes say all there is to say.
   if (known && code === 'bad_request' && message) return `${known.replace(/\.$/, '')}: ${message}`;
+  // A refused move is said in the player's words by the server ("h8 is
+  // forbidden to black under renju: it would make a double three", "h8 is
+  // taken"): shown as it is. An engine's own wording ("a1: reversi: ...") is not.
+  if (code === 'illegal_move' && message && !ENGINE_WORDS.test(message)) return message;
   if (known) return known;
   const detail = message ? `: ${message}` : '';
   return `Something went wrong (${code || 'unknown error'})${detail}`;

@@ -17,6 +17,10 @@
  * @property {(seat: Seat, name?: string) => void} sit take an open seat, in the name given (which the browser then remembers) or the one it remembers
  * @property {() => void} cancelInvite the creator calls the invitation off: stand up and leave the room
  * @property {(ply: number|null) => void} showPly show the position after ply plies, or the live one (null)
+ * @property {(text: string, name: string) => boolean} chat say a line in the chat (name: a spectator's); true when it was sent
+ * @property {(author: string) => void} mute mute a chat author for this browser, or unmute one
+ * @property {() => void} unmuteAll show every author's lines again
+ * @property {(hide: boolean) => void} hideSpectators hide the spectators' chat lines, or show them again
  * @property {() => void} redraw draw the page again from the latest session, because
  * a part's own look changed (an armed button, an answer it fetched); nothing once the page has left the room
  */

@@ -125,3 +125,35 @@ export function takeSitIntent(room) {
   s?.removeItem(KEY_PREFIX + 'sitOn.' + room);
   return seat === 'black' || seat === 'white' ? seat : null;
 }
+
+/**
+ * @typedef {{muted: string[], hideSpectators: boolean}} ChatPrefs what the
+ * browser keeps about the chat: the authors muted (chat lines' author ids)
+ * and whether the spectators' lines are hidden
+ */
+
+/** MUTED_KEEP bounds the muted authors kept, oldest dropped first. */
+const MUTED_KEEP = 500;
+
+/**
+ * chatPrefs returns the chat settings this browser keeps.
+ * @returns {ChatPrefs}
+ */
+export function chatPrefs() {
+  const raw = storage()?.getItem(KEY_PREFIX + 'chat');
+  try {
+    const p = raw ? JSON.parse(raw) : null;
+    const muted = Array.isArray(p?.muted) ? p.muted.filter((/** @type {unknown} */ a) => typeof a === 'string') : [];
+    return { muted, hideSpectators: p?.hideSpectators === true };
+  } catch {
+    return { muted: [], hideSpectators: false };
+  }
+}
+
+/**
+ * saveChatPrefs keeps the chat settings.
+ * @param {ChatPrefs} p
+ */
+export function saveChatPrefs(p) {
+  storage()?.setItem(KEY_PREFIX + 'chat', JSON.stringify({ muted: p.muted.slice(-MUTED_KEEP), hideSpectators: p.hideSpectators }));
+}

@@ -11,11 +11,11 @@ import { socketURLs } from './config.js';
 import { listGames } from './api.js';
 import { ProtocolError } from './errors.js';
 import { toast, banner } from './toast.js';
-import { playerName, setPlayerName, seatGrant, saveSeatGrant, takeSitIntent } from './prefs.js';
+import { playerName, setPlayerName, seatGrant, saveSeatGrant, takeSitIntent, chatPrefs, saveChatPrefs, cleanName } from './prefs.js';
 import { createStore } from './store.js';
 import {
   newSession, linkChanged, linkOpened, bannerText, joinStarted, sitAsked, movePlayed, answered, refused, received,
-  grantRead, gamesListed, showPly, left, inviteCancelled,
+  grantRead, gamesListed, showPly, left, inviteCancelled, chatSent, authorMuted, unmutedAll, spectatorsHidden,
 } from './session.js';
 import { RoomView, showConnecting, showNotFound } from './roomview.js';
 
@@ -46,7 +46,7 @@ function now() {
 export function mountRoom(root, id, navigate) {
   document.title = `Room ${id} · Board Hall`;
   showConnecting(root);
-  const store = createStore(newSession(id, { sitOn: takeSitIntent(id) }));
+  const store = createStore(newSession(id, { sitOn: takeSitIntent(id), ...chatPrefs() }));
   /** @type {RoomView|null} built when the first state arrives */
   let roomView = null;
 
@@ -102,6 +102,9 @@ export function mountRoom(root, id, navigate) {
       case 'leave':
         navigate('/');
         break;
+      case 'keepChat':
+        saveChatPrefs({ muted: effect.muted, hideSpectators: effect.hideSpectators });
+        break;
       case 'notFound':
         conn.close();
         showNotFound(root);
@@ -139,6 +142,17 @@ export function mountRoom(root, id, navigate) {
       apply(sitAsked(store.get(), seat, kept));
     },
     cancelInvite: () => apply(inviteCancelled(store.get())),
+    chat: (text, name) => {
+      const session = store.get();
+      const speaker = session.room.seat ? '' : cleanName(name);
+      if (speaker) setPlayerName(speaker);
+      const next = chatSent(session, text, speaker);
+      apply(next);
+      return next.effects.some((e) => e.type === 'send');
+    },
+    mute: (author) => apply(authorMuted(store.get(), author)),
+    unmuteAll: () => apply(unmutedAll(store.get())),
+    hideSpectators: (hide) => apply(spectatorsHidden(store.get(), hide)),
     showPly: (ply) => set(showPly(store.get(), ply)),
     redraw: () => draw(store.get()),
   };

@@ -24,6 +24,7 @@ import { movesPart } from './moves.js';
 import { evaluationPart } from './evaluation.js';
 import { invitePart, seatOfferPart } from './invite.js';
 import { recordPart } from './record.js';
+import { chatPart } from './chatpanel.js';
 
 /** @typedef {import('./session.js').Session} Session */
 /** @typedef {import('./part.js').Part} Part */
@@ -107,8 +108,9 @@ export class RoomView {
     const evaluation = evaluationPart(s.game, actions);
     const invite = invitePart(s);
     const record = recordPart();
+    const chat = chatPart(actions);
     /** @type {Part[]} the panel's parts, in the order they are drawn */
-    const panel = [players, seatOffer, claim, thinking, undo, draw, rematch, controls, moves, evaluation, invite, record];
+    const panel = [players, seatOffer, claim, thinking, undo, draw, rematch, controls, chat, moves, evaluation, invite, record];
     /** @type {Part[]} every part: the clocks sit over the board, where a player's eyes are */
     this.parts = [clocks, ...panel];
     this.el = h('main', { class: `room room-${s.game}`, id: 'room', dataset: { room: s.id, game: s.game } },

@@ -16,12 +16,14 @@
 import { other, newRoom, onJoined, onEvent, onThinking, onViewers, onPresence, seatName, movesEach } from './store.js';
 import { errorText } from './errors.js';
 import { eventNotice } from './notices.js';
+import { chatJoined, chatAdded, chatText, chatRefusal, muteToggled } from './chat.js';
 
 /** @typedef {import('./store.js').Room} Room */
 /** @typedef {import('./store.js').Seat} Seat */
 /** @typedef {import('./store.js').RoomState} RoomState */
 /** @typedef {import('./prefs.js').SeatGrant} SeatGrant */
 /** @typedef {import('./socket.js').LinkStatus} LinkStatus */
+/** @typedef {import('./chat.js').ChatLine} ChatLine */
 
 /**
  * @typedef {object} Link the connection, as the room page shows it
@@ -51,6 +53,10 @@ import { eventNotice } from './notices.js';
  * @property {boolean} moving a move is on its way: a double click must not send a second
  * @property {GameInfo[]} games what GET /api/games said, once it answers
  * @property {boolean} gone the page stopped following the room (not found, or left): it shows no more errors
+ * @property {ChatLine[]} chat the room's chat lines, oldest first
+ * @property {string[]} muted the chat authors this browser muted
+ * @property {boolean} hideSpectators whether this browser hides the spectators' lines
+ * @property {{down: boolean, message: string}} storage the server's game store as its last status message said: moves are paused while it is down
  */
 
 /**
@@ -68,8 +74,9 @@ const NO_TIME = Object.freeze({ mono: 0, wall: 0 });
  */
 
 /**
- * @typedef {{code: string, userText: string}} Failure an error answer or a
- * dropped request (errors.js ProtocolError), with its sentence for people
+ * @typedef {{code: string, userText: string, serverMessage?: string}} Failure an error
+ * answer or a dropped request (errors.js ProtocolError), with its sentence for
+ * people and the server's own words
  */
 
 /**
@@ -80,7 +87,8 @@ const NO_TIME = Object.freeze({ mono: 0, wall: 0 });
  *   | {type: 'keepGrant', grant: SeatGrant|null}
  *   | {type: 'follow', room: string, grant: SeatGrant|null}
  *   | {type: 'leave'}
- *   | {type: 'notFound'}} Effect
+ *   | {type: 'notFound'}
+ *   | {type: 'keepChat', muted: string[], hideSpectators: boolean}} Effect
  * What a step asks room.js to do, in order. send: send msg, and hand its
  * answer to answered or its error to refused. join: read the kept grant and
  * call joinStarted. sit: read the player's name and call sitAsked. toast: show
@@ -88,7 +96,8 @@ const NO_TIME = Object.freeze({ mono: 0, wall: 0 });
  * follow: keep grant for room (the next game of a rematch, where the same
  * token holds the other colour) and go to that room's page. leave: go back to
  * the lobby. notFound: close the connection and say that the room does not
- * exist.
+ * exist. keepChat: remember the muted authors and whether the spectators'
+ * lines are hidden in the browser's storage.
  */
 
 /**
@@ -108,7 +117,8 @@ export const REPLAY_HINT = 'You are looking at an earlier position. Press “Liv
  * the room's creator chose, taken once the room is joined; anyone else who
  * opens the link only watches until they ask for a seat.
  * @param {string} id the room
- * @param {{sitOn?: Seat|null}} [opts]
+ * @param {{sitOn?: Seat|null, muted?: string[], hideSpectators?: boolean}} [opts] the
+ * creator's seat, and the chat settings the browser keeps
  * @returns {Session}
  */
 export function newSession(id, opts = {}) {
@@ -125,6 +135,10 @@ export function newSession(id, opts = {}) {
     stateAt: 0,
     claim: null,
     cancelling: false,
+    chat: [],
+    muted: opts.muted ?? [],
+    hideSpectators: opts.hideSpectators ?? false,
+    storage: { down: false, message: '' },
   };
 }
 
@@ -302,7 +316,8 @@ function joined(session, answer, now) {
     if (!room.seat && room.state.status !== 'finished' && room.state.seats[sitOn].kind === 'open') effects.push({ type: 'sit', seat: sitOn });
     sitOn = null;
   }
-  const next = stamped({ ...session, room, grant, sitOn, joining: null }, session.room.state, now);
+  const chat = Array.isArray(answer.chat) ? chatJoined(answer.chat) : session.chat;
+  const next = stamped({ ...session, room, grant, sitOn, chat, joining: null }, session.room.state, now);
   return step(next, effects);
 }
 
@@ -424,6 +439,9 @@ const ON_REFUSAL = Object.freeze({
   sit: (session, err) => commandRefused({ ...session, sitting: null }, err),
   stand: (session, err) => commandRefused({ ...session, cancelling: false }, err),
   move: (session, err) => commandRefused({ ...session, moving: false }, err),
+  chat: (session, err) => step(session, session.gone ? [] : [{
+    type: 'toast', text: chatRefusal(err.code, err.serverMessage || '', err.userText), tone: 'error', code: err.code,
+  }]),
 });
 
 /**
@@ -550,6 +568,10 @@ const ON_MESSAGE = Object.freeze({
   presence: presenceReceived,
   thinking: (session, msg) => step(withRoom(session, onThinking(session.room, msg))),
   viewers: (session, msg) => step(withRoom(session, onViewers(session.room, msg))),
+  chat: (session, msg) => {
+    const chat = chatAdded(session.chat, msg.line);
+    return step(chat === session.chat ? session : { ...session, chat });
+  },
   error: (session, msg) => step(session, failed(session, { code: msg.code, userText: errorText(msg.code, msg.message) })),
 });
 
@@ -647,4 +669,58 @@ export function claimChoice(session, now) {
  */
 export function left(session) {
   return { ...session, gone: true };
+}
+
+// Chat.
+
+/**
+ * chatSent sends a chat line: a player's as their seat, a spectator's in the
+ * name given (a spectator without one is asked for it). A line that is empty
+ * or too long is explained instead of sent.
+ * @param {Session} session
+ * @param {string} text
+ * @param {string} name the spectator's name ('' when none is given); players' lines carry their seat's
+ * @returns {Step}
+ */
+export function chatSent(session, text, name) {
+  const checked = chatText(text);
+  if ('error' in checked) return step(session, [{ type: 'toast', text: checked.error, tone: 'error', code: 'bad_request' }]);
+  /** @type {Command} */
+  const msg = { type: 'chat', text: checked.text };
+  if (!session.room.seat) {
+    if (!name) return step(session, [{ type: 'toast', text: 'Give a name (1 to 24 characters) to speak in the chat.', tone: 'error', code: 'bad_request' }]);
+    msg.name = name;
+  }
+  return step(session, [{ type: 'send', msg }]);
+}
+
+/**
+ * authorMuted mutes a chat author for this browser, or unmutes one who was muted.
+ * @param {Session} session
+ * @param {string} author
+ * @returns {Step}
+ */
+export function authorMuted(session, author) {
+  const muted = muteToggled(session.muted, author);
+  return step({ ...session, muted }, [{ type: 'keepChat', muted, hideSpectators: session.hideSpectators }]);
+}
+
+/**
+ * unmutedAll shows every author's lines again.
+ * @param {Session} session
+ * @returns {Step}
+ */
+export function unmutedAll(session) {
+  return step({ ...session, muted: [] }, [{ type: 'keepChat', muted: [], hideSpectators: session.hideSpectators }]);
+}
+
+/**
+ * spectatorsHidden hides the spectators' lines (hide) or shows them again.
+ * @param {Session} session
+ * @param {boolean} hide
+ * @returns {Step}
+ */
+export function spectatorsHidden(session, hide) {
+  if (hide === session.hideSpectators) return step(session);
+  return step({ ...session, hideSpectators: hide }, [{ type: 'keepChat', muted: session.muted, hideSpectators: hide }]);
 }

@@ -72,7 +72,7 @@ test('Connection matches answers by id, reconnects with backoff and moves throug
   assert.equal(join.type, 'join');
   assert.notEqual(join.id, mv.id);
   first.serverSend({ type: 'event', room: 'r1', event: { seq: 1 } });
-  first.serverSend({ type: 'error', id: mv.id, room: 'r1', code: 'illegal_move', message: 'no flips' });
+  first.serverSend({ type: 'error', id: mv.id, room: 'r1', code: 'illegal_move', message: 'a1: reversi: no flips' });
   first.serverSend({ type: 'joined', id: join.id, room: 'r1', seat: null });
   assert.equal((await answer).type, 'joined');
   await assert.rejects(failing, (e) => e.code === 'illegal_move' && /allowed/.test(e.userText));

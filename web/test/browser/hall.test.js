@@ -1,0 +1,151 @@
+// Browser tests of the hall as a place (issue 14) and of hints on one's own
+// turn (issue 12.8): chat between players with a spectator's lines apart, the
+// games this browser played listed after a reload, quick pairing of two
+// browsers. The real server, the real client, real chromium; every wait is
+// on the page's state or a message, never on the clock.
+
+import { describe, test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  chromiumMissing, buildServer, startServer, launchBrowser, roomState, waitRoom, shot, watchErrors,
+} from './harness.js';
+
+const missing = chromiumMissing();
+if (missing) console.log(`# skipping the browser tests: ${missing}`);
+
+/** VIEWPORT is a desktop window. */
+const VIEWPORT = { width: 1280, height: 900 };
+
+describe('the hall in chromium', { skip: missing || false }, () => {
+  /** @type {Awaited<ReturnType<typeof buildServer>>} */
+  let build;
+  /** @type {Awaited<ReturnType<typeof startServer>>} */
+  let server;
+  /** @type {import('playwright-core').Browser} */
+  let browser;
+  /** @type {string[]} */
+  const pageErrors = [];
+
+  before(async () => {
+    build = await buildServer();
+    server = await startServer(build);
+    browser = await launchBrowser();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+    build?.remove();
+    assert.deepEqual(pageErrors, [], 'errors in the pages');
+  });
+
+  /**
+   * person opens a fresh browser context (its own localStorage), with a name
+   * saved unless name is empty.
+   * @param {string} name
+   */
+  async function person(name) {
+    const context = await browser.newContext({ viewport: VIEWPORT, baseURL: server.url });
+    if (name) {
+      await context.addInitScript((n) => {
+        if (!localStorage.getItem('boardhall.name')) localStorage.setItem('boardhall.name', n);
+      }, name);
+    }
+    const page = await context.newPage();
+    watchErrors(page, name || 'nameless', pageErrors);
+    return page;
+  }
+
+  /**
+   * createRoom fills the lobby form (Reversi) and returns the room id once the page shows the room.
+   * @param {import('playwright-core').Page} page
+   * @param {{opponent?: 'open'|'bot', level?: number}} [o]
+   */
+  async function createRoom(page, o = {}) {
+    await page.goto('/');
+    await page.locator('.create-form').getByText('Reversi', { exact: true }).click();
+    await page.locator('input[name=colour][value=black]').check({ force: true });
+    await page.locator(`input[name=opponent][value=${o.opponent || 'open'}]`).check({ force: true });
+    if (o.level) await page.locator('#bot-level').fill(String(o.level));
+    await page.locator('#create-room').click();
+    await page.waitForURL(/\/r\/[A-Za-z0-9_-]+$/);
+    await page.locator('#room').waitFor();
+    return (await roomState(page))?.room || '';
+  }
+
+  /**
+   * lines reads the chat lines a page shows in one tab's list, as text.
+   * @param {import('playwright-core').Page} page
+   * @param {'players'|'spectators'} tab
+   */
+  async function lines(page, tab) {
+    return page.locator(`#chat-${tab} .chat-line .chat-text`).allTextContents();
+  }
+
+  test('two people chat; a spectator\'s line is shown apart, can be hidden, and its author muted', async () => {
+    const ann = await person('Ann');
+    const id = await createRoom(ann);
+    await waitRoom(ann, { seat: 'black' });
+    const bob = await person('Bob');
+    await bob.goto(`/r/${id}`);
+    await bob.locator('#sit-white').click();
+    await waitRoom(bob, { seat: 'white', status: 'playing' });
+
+    // A quick message, and a line with markup, which stays text.
+    await ann.locator('#chat [data-quick="Good luck"]').click();
+    await bob.locator('#chat-players .chat-text', { hasText: 'Good luck' }).waitFor();
+    await bob.locator('#chat-input').fill('<b>you too</b>');
+    await bob.locator('#chat-send').click();
+    await ann.locator('#chat-players .chat-text', { hasText: '<b>you too</b>' }).waitFor();
+    assert.equal(await ann.locator('#chat-players b').count(), 0, 'markup is shown as text');
+    assert.equal(await ann.locator('#chat-players .chat-who').last().textContent(), 'Bob (white): ');
+
+    // Carol watches, gives a name and speaks: her line is in the spectators' tab.
+    const carol = await person('');
+    await carol.goto(`/r/${id}`);
+    await waitRoom(carol, { room: id, seat: '' });
+    assert.deepEqual(await lines(carol, 'players'), ['Good luck', '<b>you too</b>'], 'a late viewer gets the recent lines');
+    await carol.locator('#chat-input').fill('nice opening');
+    await carol.locator('#chat-send').click();
+    await carol.locator('.toast', { hasText: 'Give a name' }).waitFor();
+    await carol.locator('#chat-name').fill('Carol');
+    await carol.locator('#chat-send').click();
+    await carol.locator('#chat-spectators .chat-text', { hasText: 'nice opening' }).waitFor();
+    assert.equal(await carol.evaluate(() => localStorage.getItem('boardhall.name')), 'Carol', 'the name is remembered');
+
+    await ann.locator('#chat-tab-spectators', { hasText: 'Spectators (1)' }).waitFor();
+    assert.deepEqual(await lines(ann, 'players'), ['Good luck', '<b>you too</b>'], 'the players\' tab holds only the players');
+    await ann.locator('#chat-tab-spectators').click();
+    assert.deepEqual(await lines(ann, 'spectators'), ['nice opening']);
+    await shot(ann, 'chat.png');
+
+    // Ann hides the spectators' lines; the choice outlives a reload.
+    await ann.locator('#chat-hide-spectators').check();
+    await ann.locator('#chat-tab-spectators').waitFor({ state: 'hidden' });
+    await ann.locator('#chat-spectators').waitFor({ state: 'hidden' });
+    await ann.reload();
+    await waitRoom(ann, { seat: 'black' });
+    await ann.locator('#chat-players .chat-text', { hasText: 'Good luck' }).waitFor();
+    assert.equal(await ann.locator('#chat-tab-spectators').isVisible(), false);
+    assert.equal(await ann.locator('#chat-hide-spectators').isChecked(), true);
+
+    // Bob mutes Carol: her lines are gone from his page, and come back when unmuted.
+    await bob.locator('#chat-tab-spectators').click();
+    await bob.locator('#chat-spectators .chat-line', { hasText: 'nice opening' }).getByRole('button', { name: 'Mute Carol' }).click();
+    await bob.locator('#chat-spectators .chat-text', { hasText: 'nice opening' }).waitFor({ state: 'detached' });
+    await bob.locator('#chat-muted', { hasText: '1 line from muted people hidden' }).waitFor();
+    await bob.locator('#chat-unmute-all').click();
+    await bob.locator('#chat-spectators .chat-text', { hasText: 'nice opening' }).waitFor();
+
+    // Too fast: the refusal is said in words.
+    for (const t of ['1', '2', '3', '4', '5']) {
+      await bob.locator('#chat-input').fill(t);
+      await bob.locator('#chat-send').click();
+    }
+    await bob.locator('.toast[data-code="rate_limited"]', { hasText: 'one line a second' }).first().waitFor();
+
+    await ann.context().close();
+    await bob.context().close();
+    await carol.context().close();
+  });
+});
