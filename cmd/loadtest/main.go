@@ -44,7 +44,7 @@
 // Examples:
 //
 //	ulimit -n 20000; go run ./cmd/server -addr 127.0.0.1:8080 -max-conns-per-ip -1 \
-//	    -messages-per-second 1000 -message-burst 1000 &
+//	    -messages-per-second 1000 -message-burst 1000 -rooms-per-minute 0 &
 //	go run ./cmd/loadtest -addr 127.0.0.1:8080 -conns 19000 idle
 //	go run ./cmd/loadtest -addr 127.0.0.1:8080 -rooms 2000 -rate 2000 -duration 60s moves
 //	go run ./cmd/loadtest -addr 127.0.0.1:8080 -json moves > run.json

@@ -199,3 +199,25 @@ func TestGamesPlayOnAfterTheEnd(t *testing.T) {
 	_, _, errs := rec.take()
 	require.Empty(t, errs)
 }
+
+// TestServerCommandLine runs the server binary as an operator would: -h prints the usage,
+// points to docs/operations.md and exits 0; a Redis setting that cannot be reached stops
+// the start with exit status 1 and one line naming the setting.
+func TestServerCommandLine(t *testing.T) {
+	bin := serverBinary(t)
+	out, err := exec.Command(bin, "-h").CombinedOutput()
+	require.NoError(t, err, "-h exits 0: %s", out)
+	require.Contains(t, string(out), "docs/operations.md")
+
+	nobody := freeAddr(t)
+	cmd := exec.Command(bin, "-addr", "127.0.0.1:0", "-redis-url", "redis://"+nobody)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	err = cmd.Run()
+	var exit *exec.ExitError
+	require.ErrorAs(t, err, &exit)
+	require.Equal(t, 1, exit.ExitCode())
+	lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
+	require.Len(t, lines, 1, "one line: %q", stderr.String())
+	require.Contains(t, lines[0], "REDIS_URL=redis://"+nobody)
+}

@@ -44,7 +44,9 @@ func openBackend(cfg Config, log *slog.Logger) (rooms.Store, rooms.Broker, func(
 	if err != nil {
 		return nil, nil, nil, badBackend{err}
 	}
-	redis.SetLogger(redisLogger{log})
+	// Quiet while checking at start: a failed check is reported in one line below, not
+	// also as the client's retry warnings.
+	redis.SetLogger(discardLogger{})
 	var opts []rooms.RedisOption
 	if cfg.Redis.WaitReplicas > 0 {
 		opts = append(opts, rooms.WaitForReplicas(cfg.Redis.WaitReplicas, cfg.Redis.WaitTimeout))
@@ -54,8 +56,10 @@ func openBackend(cfg Config, log *slog.Logger) (rooms.Store, rooms.Broker, func(
 	defer cancel()
 	if err := store.Ping(ctx); err != nil {
 		rdb.Close()
-		return nil, nil, nil, badBackend{fmt.Errorf("%s: Redis not ready: %v", setting, strings.TrimPrefix(err.Error(), "rooms: redis ping: "))}
+		reason := strings.TrimPrefix(strings.TrimPrefix(err.Error(), "rooms: redis ping: "), rooms.ErrUnavailable.Error()+": ")
+		return nil, nil, nil, badBackend{fmt.Errorf("%s: Redis not ready: %s", setting, reason)}
 	}
+	redis.SetLogger(redisLogger{log})
 	broker := rooms.NewRedisBroker(rdb, log)
 	return store, broker, func() { broker.Close(); rdb.Close() }, nil
 }
@@ -95,6 +99,11 @@ func newRedisClient(cfg Config) (redis.UniversalClient, string, error) {
 	}
 	return redis.NewClient(opt), setting, nil
 }
+
+// discardLogger drops go-redis's own messages.
+type discardLogger struct{}
+
+func (discardLogger) Printf(context.Context, string, ...any) {}
 
 // redisLogger sends go-redis's own messages (reconnection attempts during an outage) to
 // the server's structured log instead of the standard logger.
