@@ -1,18 +1,19 @@
-// Lobby: open rooms, live games to watch, and the form to create a room: the
-// game, the time control, the creator's colour and the opponent (a person
+// Lobby: open rooms, live games to watch and finished games, pushed by the
+// server over the socket (lobby_subscribe), and the form to create a room:
+// the game, the time control, the creator's colour and the opponent (a person
 // invited by link, or a bot).
 
 import { h, replace } from './dom.js';
-import { createRoom, listOffer, listRooms } from './api.js';
+import { createRoom, listOffer } from './api.js';
+import { Connection } from './socket.js';
+import { socketURLs } from './config.js';
+import { lobbyLists, roomFacts } from './lobbylists.js';
 import { ProtocolError, errorText } from './errors.js';
 import { toast } from './toast.js';
 import { playerName, setPlayerName, saveSitIntent, NAME_MAX } from './prefs.js';
-import { seatName, capital, spectators, plural } from './store.js';
+import { seatName, capital } from './store.js';
 import { describeControl, customControl, DEFAULT_PRESETS, DEFAULT_BOUNDS } from './clock.js';
 import { eyeIcon } from './icons.js';
-
-/** LOBBY_REFRESH_MS is how often the lobby asks for the room list while it is on screen. */
-const LOBBY_REFRESH_MS = 4000;
 
 /** FALLBACK_GAMES are the games of docs/protocol.md, used only until GET /api/games answers. */
 const FALLBACK_GAMES = [
@@ -62,12 +63,11 @@ export function mountLobby(root, navigate) {
   let presets = [...DEFAULT_PRESETS];
   let bounds = DEFAULT_BOUNDS;
   let stopped = false;
-  /** @type {any} */
-  let timer = null;
 
-  const openList = h('ul', { class: 'room-list', id: 'open-rooms', 'aria-live': 'polite' });
+  const openList = h('ul', { class: 'room-list', id: 'open-rooms', 'aria-live': 'polite' }, h('li', { class: 'empty muted' }, 'Loading…'));
   const liveList = h('ul', { class: 'room-list', id: 'live-rooms', 'aria-live': 'polite' });
   const doneList = h('ul', { class: 'room-list', id: 'finished-rooms' });
+  const linkLine = h('p', { class: 'muted small lobby-link', id: 'lobby-link', role: 'status' });
 
   const form = buildForm();
   replace(
@@ -77,7 +77,8 @@ export function mountLobby(root, navigate) {
       h('div', { class: 'lists' },
         h('section', { class: 'card' }, h('h2', null, 'Open rooms'), h('p', { class: 'muted small' }, 'Waiting for a player: open one to take the free seat.'), openList),
         h('section', { class: 'card' }, h('h2', null, 'Live games'), h('p', { class: 'muted small' }, 'Watch a game as it is played.'), liveList),
-        h('section', { class: 'card' }, h('h2', null, 'Finished'), doneList)),
+        h('section', { class: 'card' }, h('h2', null, 'Finished'), doneList),
+        linkLine),
     ),
   );
 
@@ -93,29 +94,26 @@ export function mountLobby(root, navigate) {
     (e) => toast(errorText(e.code, e.serverMessage), 'error', e.code),
   );
 
-  let failed = false;
-  async function refresh() {
-    if (stopped) return;
-    if (document.hidden) {
-      // Nobody is looking: ask again when the tab is shown.
-      document.addEventListener('visibilitychange', refresh, { once: true });
-      return;
-    }
-    try {
-      const rooms = await listRooms();
+  // The lists come over the socket, now and whenever they change; after a
+  // reconnect the subscription is made again.
+  const conn = new Connection({
+    urls: socketURLs(),
+    onOpen: () => conn.notify({ type: 'lobby_subscribe' }),
+    onStatus: (status) => {
+      linkLine.textContent = status === 'reconnecting' ? 'Connection lost: the lists are not up to date. Reconnecting…' : '';
+    },
+    onMessage: (msg) => {
       if (stopped) return;
-      failed = false;
-      fill(openList, rooms.filter((r) => r.status === 'waiting'), 'No open rooms. Create one!');
-      fill(liveList, rooms.filter((r) => r.status === 'playing'), 'No games being played right now.');
-      fill(doneList, rooms.filter((r) => r.status === 'finished').slice(0, 10), 'None yet.');
-    } catch (e) {
-      const err = /** @type {ProtocolError} */ (e);
-      if (!failed && !stopped) toast(`Could not load the rooms: ${err.userText || err.message}`, 'error', err.code);
-      failed = true;
-    }
-    if (!stopped) timer = setTimeout(refresh, LOBBY_REFRESH_MS);
-  }
-  refresh();
+      if (msg.type === 'lobby') {
+        const lists = lobbyLists(msg);
+        fill(openList, lists.open, 'No open rooms. Create one!');
+        fill(liveList, lists.live, 'No games being played right now.');
+        fill(doneList, lists.finished, 'None yet.');
+      } else if (msg.type === 'error' && !msg.room) {
+        toast(`Could not load the rooms: ${errorText(msg.code, msg.message)}`, 'error', msg.code);
+      }
+    },
+  });
 
   /**
    * @param {HTMLElement} list
@@ -133,8 +131,7 @@ export function mountLobby(root, navigate) {
   /** @param {any} r */
   function roomItem(r) {
     const url = `/r/${encodeURIComponent(r.id)}`;
-    const action = r.status === 'waiting' ? 'Join' : r.status === 'playing' ? 'Watch' : 'Replay';
-    const score = `${r.counts?.black ?? 0}–${r.counts?.white ?? 0}`;
+    const { action, score, plies, watching, control } = roomFacts(r);
     return h('li', { class: 'room-item', dataset: { room: r.id, status: r.status } },
       h('div', { class: 'room-main' },
         h('span', { class: 'room-game' }, describeRoom(r)),
@@ -144,9 +141,9 @@ export function mountLobby(root, navigate) {
       ),
       h('div', { class: 'room-meta' },
         h('span', { title: 'Discs or stones, black–white', 'aria-label': `Score ${score}` }, score),
-        r.clock && r.clock.kind !== 'untimed' ? h('span', { title: 'Time control' }, describeControl(r.clock)) : null,
-        h('span', { title: 'Plies played' }, plural(r.plies ?? 0, 'ply', 'plies')),
-        h('span', { title: 'Spectators', 'aria-label': `${spectators(r)} watching` }, eyeIcon(), ` ${spectators(r)}`),
+        control ? h('span', { title: 'Time control' }, control) : null,
+        h('span', { class: 'room-plies', title: 'Plies played' }, plies),
+        h('span', { class: 'room-watching', title: 'Spectators', 'aria-label': watching }, eyeIcon(), ` ${watching}`),
       ),
       h('a', { class: 'button small', href: url, 'data-link': '', 'aria-label': `${action} ${describeRoom(r)} ${r.id}` }, action),
     );
@@ -250,7 +247,8 @@ export function mountLobby(root, navigate) {
 
   return () => {
     stopped = true;
-    clearTimeout(timer);
+    conn.notify({ type: 'lobby_unsubscribe' });
+    conn.close();
   };
 }
 

@@ -59,13 +59,13 @@ export function mountRoom(root, id, navigate) {
 
   /**
    * set takes the next session: the room is drawn at once, and the banner at
-   * the top of the page follows the connection.
+   * the top of the page follows the connection and the server's game store.
    * @param {Session} session
    */
   function set(session) {
     const before = store.get();
     store.set(session);
-    if (session.link !== before.link) banner(bannerText(session));
+    if (session.link !== before.link || session.storage !== before.storage) banner(bannerText(session));
   }
 
   /**

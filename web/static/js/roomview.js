@@ -5,13 +5,13 @@
 // state of the session; its parts keep only how they look (an armed button,
 // the analysis they fetched).
 
-import { h, replace } from './dom.js';
+import { h, svg, replace } from './dom.js';
 import { eyeIcon } from './icons.js';
 import { BoardView } from './board.js';
 import { errorText } from './errors.js';
 import { describeRoom } from './lobby.js';
 import {
-  SEATS, canAct, history, view, seatName, turnText, passNotice, lastMoveText, spectators, plural,
+  SEATS, canAct, history, view, seatName, turnText, passNotice, lastMoveText, spectators, plural, hintMoves,
 } from './store.js';
 import { changes } from './part.js';
 import { playersPart } from './players.js';
@@ -55,6 +55,17 @@ export function showNotFound(root) {
     h('h2', null, 'Room not found'),
     h('p', null, errorText('room_not_found')),
     h('a', { class: 'button primary', href: '/', 'data-link': '' }, 'Back to the lobby')));
+}
+
+/**
+ * renjuLegend says what the cross on a renju board means.
+ * @returns {HTMLElement}
+ */
+function renjuLegend() {
+  const cross = svg('svg', { class: 'legend-mark', viewBox: '-0.5 -0.5 1 1', 'aria-hidden': 'true' },
+    svg('path', { class: 'legend-forbid', d: 'M-0.3 -0.3L0.3 0.3M0.3 -0.3L-0.3 0.3' }));
+  return h('p', { class: 'legend small muted', id: 'renju-legend' }, cross,
+    ' While black is to move, a cross marks a point black may not play under renju: it would make a double three, a double four or an overline.');
 }
 
 /**
@@ -120,7 +131,7 @@ export class RoomView {
           this.viewers, this.link, this.series),
         clocks.el,
         h('div', { class: 'board-wrap' }, this.board.el),
-        this.status, this.passLine),
+        this.status, this.passLine, s.rule === 'renju' ? renjuLegend() : null),
       h('aside', { class: 'panel' }, panel.map((p) => p.el)));
     replace(root, this.el);
   }
@@ -141,6 +152,7 @@ export class RoomView {
       version: String(s.version), plies: String(s.moves.length), status: s.status,
       seat: me || '', toMove: s.toMove || '', gameNo: String(s.gameNo), lastMove: s.lastMove || '',
       next: s.next || '', prev: s.prev || '', result: s.result?.reason || '',
+      legal: String(s.legal?.length ?? 0),
     });
 
     const title = `${describeRoom(s)}: ${seatName(s.seats.black)} vs ${seatName(s.seats.white)}`;
@@ -148,7 +160,7 @@ export class RoomView {
 
     this.board.render({
       board: v.board,
-      legal: new Set(v.live && s.game === 'reversi' ? s.legal : []),
+      legal: new Set(hintMoves(f.room)),
       forbidden: new Set(v.live && s.toMove === 'black' ? s.forbidden || [] : []),
       lastMove: v.lastMove,
       flipped: v.live ? s.flipped || [] : [],

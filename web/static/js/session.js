@@ -263,10 +263,33 @@ export function linkOpened(session) {
  */
 export function bannerText(session) {
   const { status, wasOpen, attempt, waitMs } = session.link;
-  if (status !== 'reconnecting') return null;
+  if (status !== 'reconnecting') return session.storage.down ? storageText(session.storage.message) : null;
   const secs = Math.max(1, Math.round(waitMs / 1000));
   const what = wasOpen ? 'Connection lost.' : 'Cannot reach the server.';
   return `${what} Reconnecting in ${secs} s… (attempt ${attempt})`;
+}
+
+/**
+ * storageText is the banner while the server's game store is down.
+ * @param {string} message the server's words
+ * @returns {string}
+ */
+function storageText(message) {
+  return `Moves are paused: ${message || 'the server cannot reach its game store'}. Nothing stored is lost; play goes on when it is back.`;
+}
+
+/**
+ * statusReceived takes a status message: the node lost its game store (every
+ * change is refused until it is back) or has it again.
+ * @param {Session} session
+ * @param {any} msg
+ * @returns {Step}
+ */
+function statusReceived(session, msg) {
+  const down = msg.storage === 'unavailable';
+  if (down === session.storage.down && (!down || msg.message === session.storage.message)) return step(session);
+  const next = { ...session, storage: { down, message: down ? String(msg.message || '') : '' } };
+  return step(next, down || !session.storage.down ? [] : [notice('The game store is back: moves go through again.')]);
 }
 
 // Joining.
@@ -573,18 +596,20 @@ const ON_MESSAGE = Object.freeze({
     return step(chat === session.chat ? session : { ...session, chat });
   },
   error: (session, msg) => step(session, failed(session, { code: msg.code, userText: errorText(msg.code, msg.message) })),
+  status: statusReceived,
 });
 
 /**
  * received takes a message that answers no command. Messages about other
- * rooms are ignored, except an error that names no room (a flood warning).
+ * rooms are ignored, except an error that names no room (a flood warning)
+ * and a status, which is about the node.
  * @param {Session} session
  * @param {any} msg
  * @param {Now} [now] when it arrived
  * @returns {Step}
  */
 export function received(session, msg, now = NO_TIME) {
-  if (msg.room !== session.room.id && !(msg.type === 'error' && !msg.room)) return step(session);
+  if (msg.room !== session.room.id && !((msg.type === 'error' || msg.type === 'status') && !msg.room)) return step(session);
   return Object.hasOwn(ON_MESSAGE, msg.type) ? ON_MESSAGE[msg.type](session, msg, now) : step(session);
 }
 

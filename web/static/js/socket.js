@@ -198,6 +198,21 @@ export class Connection {
   }
 
   /**
+   * notify sends a message that the server answers without its id (a
+   * lobby_subscribe is answered by lobby messages, which come to onMessage):
+   * no promise waits for it. It returns whether the message was sent; after a
+   * reconnect, onOpen is the place to send it again.
+   * @param {Record<string, any>} msg
+   * @returns {boolean}
+   */
+  notify(msg) {
+    const ws = this.ws;
+    if (!ws || ws.readyState !== 1) return false;
+    ws.send(JSON.stringify(msg));
+    return true;
+  }
+
+  /**
    * retryNow skips the rest of a backoff wait (the tab came back to the front,
    * or the device is online again). It does nothing while connected.
    */

@@ -447,6 +447,19 @@ export function movesEach(s) {
 }
 
 /**
+ * hintMoves are the legal moves the board marks: Reversi's, on this tab's
+ * own turn only (never the opponent's or a bot's moves, which are not
+ * playable here), and never on an earlier position of the replay.
+ * @param {Room} room
+ * @returns {string[]}
+ */
+export function hintMoves(room) {
+  const s = room.state;
+  if (!s || s.game !== 'reversi' || !canAct(room).move) return [];
+  return s.legal || [];
+}
+
+/**
  * canAct lists what this tab may do now, for the controls.
  * @param {Room} room
  */

@@ -172,7 +172,8 @@ describe('web client in chromium', { skip: missing || false }, () => {
         const d = document.getElementById('room')?.dataset;
         if (!d) return null;
         if (d.status === 'finished') return { over: true, version: d.version, toMove: '' };
-        return d.toMove && document.querySelector('.cell.legal') ? { over: false, version: d.version, toMove: d.toMove } : null;
+        // Hints are shown only on one's own turn: the spectator reads the count instead.
+        return d.toMove && Number(d.legal) > 0 ? { over: false, version: d.version, toMove: d.toMove } : null;
       }, null, { timeout: 30_000 }).then((h) => h.jsonValue());
       if (seen.over) break;
       const ready = seen.toMove;

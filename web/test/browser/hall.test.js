@@ -82,7 +82,7 @@ describe('the hall in chromium', { skip: missing || false }, () => {
     return page.locator(`#chat-${tab} .chat-line .chat-text`).allTextContents();
   }
 
-  test('two people chat; a spectator\'s line is shown apart, can be hidden, and its author muted', async () => {
+  test('two people chat; a spectator\'s line is shown apart, can be hidden, and its author muted; the lobby is pushed; hints on one\'s own turn only', async () => {
     const ann = await person('Ann');
     const id = await createRoom(ann);
     await waitRoom(ann, { seat: 'black' });
@@ -91,6 +91,7 @@ describe('the hall in chromium', { skip: missing || false }, () => {
     await bob.locator('#sit-white').click();
     await waitRoom(bob, { seat: 'white', status: 'playing' });
 
+    await waitRoom(ann, { seat: 'black', status: 'playing' });
     // A quick message, and a line with markup, which stays text.
     await ann.locator('#chat [data-quick="Good luck"]').click();
     await bob.locator('#chat-players .chat-text', { hasText: 'Good luck' }).waitFor();
@@ -100,11 +101,25 @@ describe('the hall in chromium', { skip: missing || false }, () => {
     assert.equal(await ann.locator('#chat-players b').count(), 0, 'markup is shown as text');
     assert.equal(await ann.locator('#chat-players .chat-who').last().textContent(), 'Bob (white): ');
 
-    // Carol watches, gives a name and speaks: her line is in the spectators' tab.
+    // The lobby is pushed: Carol sees the game live, and its first ply, without a reload.
     const carol = await person('');
-    await carol.goto(`/r/${id}`);
+    await carol.goto('/');
+    const item = carol.locator(`#live-rooms [data-room="${id}"]`);
+    await item.locator('.room-plies', { hasText: '0 plies' }).waitFor();
+    await ann.locator('.cell.legal').first().click();
+    await item.locator('.room-plies', { hasText: '1 ply' }).waitFor();
+    // Hints are shown only on one's own turn (12.8): Bob's now, not Ann's.
+    await waitRoom(ann, { plies: 1, toMove: 'white' });
+    await waitRoom(bob, { plies: 1, toMove: 'white' });
+    assert.equal(await ann.locator('.cell.legal').count(), 0, 'no hints for the side not to move');
+    assert.ok(await bob.locator('.cell.legal').count() > 0, 'hints for the side to move');
+    assert.equal(await item.locator('.room-watching').textContent(), ' 0 spectators');
+
+    // Carol watches, gives a name and speaks: her line is in the spectators' tab.
+    await item.getByRole('link').click();
     await waitRoom(carol, { room: id, seat: '' });
     assert.deepEqual(await lines(carol, 'players'), ['Good luck', '<b>you too</b>'], 'a late viewer gets the recent lines');
+    await carol.locator('#chat-name').fill('');
     await carol.locator('#chat-input').fill('nice opening');
     await carol.locator('#chat-send').click();
     await carol.locator('.toast', { hasText: 'Give a name' }).waitFor();

@@ -139,3 +139,18 @@ test('retryNow skips the backoff wait, and only then', (t) => {
   assert.equal(FakeSocket.all.length, 2, 'the skipped timer does not fire a second attempt');
   conn.close();
 });
+
+test('notify sends without an id, and only while the link is up', async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout'] });
+  FakeSocket.all = [];
+  const messages = [];
+  const conn = new Connection({ urls: ['ws://a/ws'], WebSocketImpl: /** @type {any} */ (FakeSocket), onMessage: (m) => messages.push(m) });
+  const ws = FakeSocket.all[0];
+  assert.equal(conn.notify({ type: 'lobby_subscribe' }), false, 'not open yet');
+  ws.serverOpen();
+  assert.equal(conn.notify({ type: 'lobby_subscribe' }), true);
+  assert.deepEqual(ws.sent, [{ type: 'lobby_subscribe' }]);
+  ws.serverSend({ type: 'lobby', open: [], live: [], finished: [] });
+  assert.deepEqual(messages.map((m) => m.type), ['lobby'], 'the lists come to onMessage');
+  conn.close();
+});
