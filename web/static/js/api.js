@@ -33,7 +33,7 @@ async function call(path, init) {
 /**
  * @typedef {{kind: 'open'} | {kind: 'bot', level: number}} SeatRequest
  * @typedef {{game: 'reversi'|'gomoku', size?: number, rule?: string, black: SeatRequest, white: SeatRequest,
- *   clock?: import('./clock.js').TimeControl}} CreateRequest
+ *   clock?: import('./clock.js').TimeControl, identity?: string}} CreateRequest
  */
 
 /**
@@ -52,6 +52,17 @@ export function createRoom(req) {
 export async function listRooms() {
   const body = await call('/rooms');
   return body.rooms || [];
+}
+
+/**
+ * myGamesList returns the rooms in which this browser's identity took a seat,
+ * most recently active first (GET /api/my-games): lobby lines with mySeat.
+ * @param {string} identity the browser's identity key
+ * @returns {Promise<any[]>}
+ */
+export async function myGamesList(identity) {
+  const body = await call('/my-games', { headers: { Accept: 'application/json', 'X-Identity': identity } });
+  return body.games || [];
 }
 
 /**

@@ -10,7 +10,7 @@ import { socketURLs } from './config.js';
 import { lobbyLists, roomFacts } from './lobbylists.js';
 import { ProtocolError, errorText } from './errors.js';
 import { toast } from './toast.js';
-import { playerName, setPlayerName, saveSitIntent, NAME_MAX } from './prefs.js';
+import { playerName, setPlayerName, saveSitIntent, identityKey, NAME_MAX } from './prefs.js';
 import { seatName, capital } from './store.js';
 import { describeControl, customControl, DEFAULT_PRESETS, DEFAULT_BOUNDS } from './clock.js';
 import { eyeIcon } from './icons.js';
@@ -221,7 +221,7 @@ export function mountLobby(root, navigate) {
       const mine = creatorSeat(/** @type {ColourChoice} */ (picked), Math.random());
       const theirs = mine === 'black' ? 'white' : 'black';
       /** @type {import('./api.js').CreateRequest} */
-      const req = { game: /** @type {any} */ (info.game), black: { kind: 'open' }, white: { kind: 'open' } };
+      const req = { game: /** @type {any} */ (info.game), black: { kind: 'open' }, white: { kind: 'open' }, identity: identityKey() };
       req[theirs] = opponent.value();
       if (tc.clock.kind !== 'untimed') req.clock = tc.clock;
       if (info.game === 'gomoku') {

@@ -1,10 +1,12 @@
-// Main: the router. "/" is the lobby, "/r/{id}" a room; links marked
-// data-link change the page without reloading it.
+// Main: the router. "/" is the lobby, "/r/{id}" a room, "/?view=my-games"
+// the games this browser played; links marked data-link change the page
+// without reloading it.
 
 import { mountLobby } from './lobby.js';
 import { mountRoom } from './room.js';
+import { mountMyGames } from './mygamespage.js';
 import { h, replace } from './dom.js';
-import { roomId } from './routes.js';
+import { roomId, isMyGames } from './routes.js';
 
 /** @type {(() => void) | null} */
 let unmount = null;
@@ -17,6 +19,7 @@ function route() {
   const path = location.pathname;
   const id = roomId(path);
   if (id) unmount = mountRoom(root, id, navigate);
+  else if (isMyGames(path, location.search)) unmount = mountMyGames(root);
   else if (path === '/' || path === '/index.html') unmount = mountLobby(root, navigate);
   else {
     document.title = 'Not found · Board Hall';

@@ -1,5 +1,8 @@
 // Prefs: what the browser remembers between visits (localStorage): the
-// player's name and, per room, the secret seat token.
+// player's name, its identity key, the chat's settings, the sound switch
+// and, per room, the secret seat token.
+
+import { isIdentityKey, newIdentityKey } from './identity.js';
 
 /** KEY_PREFIX keeps our keys apart from anything else on the origin. */
 const KEY_PREFIX = 'boardhall.';
@@ -156,4 +159,39 @@ export function chatPrefs() {
  */
 export function saveChatPrefs(p) {
   storage()?.setItem(KEY_PREFIX + 'chat', JSON.stringify({ muted: p.muted.slice(-MUTED_KEEP), hideSpectators: p.hideSpectators }));
+}
+
+/**
+ * identityKey returns this browser's identity key (identity.js), made the
+ * first time it is needed and kept from then on. Without storage the key
+ * lasts as long as the page.
+ * @returns {string}
+ */
+export function identityKey() {
+  const s = storage();
+  const kept = s?.getItem(KEY_PREFIX + 'identity');
+  if (isIdentityKey(kept)) return kept;
+  const key = newIdentityKey();
+  try {
+    s?.setItem(KEY_PREFIX + 'identity', key);
+  } catch {
+    // storage full or refused: the key serves this page only
+  }
+  return key;
+}
+
+/**
+ * soundOn says whether the room page makes sounds (on unless switched off).
+ * @returns {boolean}
+ */
+export function soundOn() {
+  return storage()?.getItem(KEY_PREFIX + 'sound') !== 'off';
+}
+
+/**
+ * setSoundOn keeps the sound switch.
+ * @param {boolean} on
+ */
+export function setSoundOn(on) {
+  storage()?.setItem(KEY_PREFIX + 'sound', on ? 'on' : 'off');
 }

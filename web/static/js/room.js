@@ -11,7 +11,8 @@ import { socketURLs } from './config.js';
 import { listGames } from './api.js';
 import { ProtocolError } from './errors.js';
 import { toast, banner } from './toast.js';
-import { playerName, setPlayerName, seatGrant, saveSeatGrant, takeSitIntent, chatPrefs, saveChatPrefs, cleanName } from './prefs.js';
+import { playerName, setPlayerName, seatGrant, saveSeatGrant, takeSitIntent, chatPrefs, saveChatPrefs, cleanName, identityKey,
+} from './prefs.js';
 import { createStore } from './store.js';
 import {
   newSession, linkChanged, linkOpened, bannerText, joinStarted, sitAsked, movePlayed, answered, refused, received,
@@ -87,7 +88,7 @@ export function mountRoom(root, id, navigate) {
         apply(joinStarted(store.get(), seatGrant(id)));
         break;
       case 'sit':
-        apply(sitAsked(store.get(), effect.seat, playerName()));
+        apply(sitAsked(store.get(), effect.seat, playerName(), identityKey()));
         break;
       case 'toast':
         toast(effect.text, effect.tone, effect.code);
@@ -139,7 +140,7 @@ export function mountRoom(root, id, navigate) {
         document.getElementById('sit-name')?.focus();
         return;
       }
-      apply(sitAsked(store.get(), seat, kept));
+      apply(sitAsked(store.get(), seat, kept, identityKey()));
     },
     cancelInvite: () => apply(inviteCancelled(store.get())),
     chat: (text, name) => {

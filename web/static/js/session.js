@@ -369,14 +369,19 @@ function joinRefused(session, err) {
 // Seats and moves.
 
 /**
- * sitAsked asks for an open seat, in the player's name.
+ * sitAsked asks for an open seat, in the player's name, with the browser's
+ * identity key (so that the game is among this browser's games).
  * @param {Session} session
  * @param {Seat} seat
  * @param {string} name
+ * @param {string} [identity] the browser's identity key
  * @returns {Step}
  */
-export function sitAsked(session, seat, name) {
-  return step({ ...session, sitting: seat }, [{ type: 'send', msg: { type: 'sit', seat, name } }]);
+export function sitAsked(session, seat, name, identity = '') {
+  /** @type {Command} */
+  const msg = { type: 'sit', seat, name };
+  if (identity) msg.identity = identity;
+  return step({ ...session, sitting: seat }, [{ type: 'send', msg }]);
 }
 
 /**

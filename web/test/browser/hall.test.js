@@ -163,4 +163,36 @@ describe('the hall in chromium', { skip: missing || false }, () => {
     await bob.context().close();
     await carol.context().close();
   });
+
+  test('My games lists a finished game after a reload', async () => {
+    const gil = await person('Gil');
+    const id = await createRoom(gil, { opponent: 'bot', level: 1 });
+    await waitRoom(gil, { seat: 'black', toMove: 'black' });
+    await gil.locator('.cell.legal').first().click();
+    await waitRoom(gil, { plies: 2, toMove: 'black' });
+    await gil.locator('#btn-resign').click();
+    await gil.locator('#btn-resign', { hasText: 'Really resign?' }).click();
+    await waitRoom(gil, { status: 'finished', result: 'resign' });
+    const key = await gil.evaluate(() => localStorage.getItem('boardhall.identity'));
+    assert.match(key || '', /^[A-Za-z0-9_-]{43}$/, 'the identity key was made and kept');
+
+    await gil.locator('#nav-my-games').click();
+    await gil.waitForURL(/\?view=my-games$/);
+    await gil.reload();
+    const item = gil.locator(`#my-finished [data-room="${id}"]`);
+    await item.waitFor();
+    assert.match(await item.locator('.my-outcome').textContent() || '', /^Lost \d+–\d+ by resignation$/);
+    assert.match(await gil.locator('#my-games-key').textContent() || '', /loses the list, not the games/);
+    await shot(gil, 'my-games.png');
+    await item.getByRole('link').click();
+    await waitRoom(gil, { room: id, status: 'finished' });
+
+    // Another browser has another key, and so another list.
+    const hal = await person('Hal');
+    await hal.goto('/?view=my-games');
+    await hal.locator('#my-finished .empty').waitFor();
+    assert.equal(await hal.locator(`[data-room="${id}"]`).count(), 0);
+    await gil.context().close();
+    await hal.context().close();
+  });
 });
