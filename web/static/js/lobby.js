@@ -1,7 +1,8 @@
 // Lobby: open rooms, live games to watch and finished games, pushed by the
 // server over the socket (lobby_subscribe), and the form to create a room:
 // the game, the time control, the creator's colour and the opponent (a person
-// invited by link, or a bot).
+// invited by link, or a bot); or "Play someone now" for the form's game and
+// time control (pairing.js decides, this page carries it out on the socket).
 
 import { h, replace } from './dom.js';
 import { createRoom, listOffer } from './api.js';
@@ -10,7 +11,8 @@ import { socketURLs } from './config.js';
 import { lobbyLists, roomFacts } from './lobbylists.js';
 import { ProtocolError, errorText } from './errors.js';
 import { toast } from './toast.js';
-import { playerName, setPlayerName, saveSitIntent, identityKey, NAME_MAX } from './prefs.js';
+import { playerName, setPlayerName, saveSitIntent, saveSeatGrant, identityKey, NAME_MAX } from './prefs.js';
+import { IDLE, pairStarted, pairAnswered, pairRefused, pairCancelled, pairReceived, botChosen, pairingText } from './pairing.js';
 import { seatName, capital } from './store.js';
 import { describeControl, customControl, DEFAULT_PRESETS, DEFAULT_BOUNDS } from './clock.js';
 import { eyeIcon } from './icons.js';
@@ -68,12 +70,19 @@ export function mountLobby(root, navigate) {
   const liveList = h('ul', { class: 'room-list', id: 'live-rooms', 'aria-live': 'polite' });
   const doneList = h('ul', { class: 'room-list', id: 'finished-rooms' });
   const linkLine = h('p', { class: 'muted small lobby-link', id: 'lobby-link', role: 'status' });
+  /** @type {import('./pairing.js').Pairing} */
+  let pairing = IDLE;
+  let pairingWhat = '';
+  const pairLine = h('p', { id: 'pairing-text', role: 'status', 'aria-live': 'polite' });
+  const pairButtons = h('div', { class: 'row' });
+  const pairBox = h('section', { class: 'card pairing', id: 'pairing', 'aria-label': 'Play someone now' }, pairLine, pairButtons);
+  pairBox.hidden = true;
 
   const form = buildForm();
   replace(
     root,
     h('main', { class: 'lobby' },
-      h('section', { class: 'card create' }, h('h2', null, 'New game'), form.el),
+      h('div', { class: 'create-col' }, pairBox, h('section', { class: 'card create' }, h('h2', null, 'New game'), form.el)),
       h('div', { class: 'lists' },
         h('section', { class: 'card' }, h('h2', null, 'Open rooms'), h('p', { class: 'muted small' }, 'Waiting for a player: open one to take the free seat.'), openList),
         h('section', { class: 'card' }, h('h2', null, 'Live games'), h('p', { class: 'muted small' }, 'Watch a game as it is played.'), liveList),
@@ -101,10 +110,14 @@ export function mountLobby(root, navigate) {
     onOpen: () => conn.notify({ type: 'lobby_subscribe' }),
     onStatus: (status) => {
       linkLine.textContent = status === 'reconnecting' ? 'Connection lost: the lists are not up to date. Reconnecting…' : '';
+      // A dropped connection leaves the pairing queue.
+      if (status === 'reconnecting') applyPair(pairRefused(pairing, { code: 'disconnected', userText: errorText('disconnected') }));
     },
     onMessage: (msg) => {
       if (stopped) return;
-      if (msg.type === 'lobby') {
+      if (msg.type === 'paired' || msg.type === 'pair_expired' || (msg.type === 'error' && !msg.room && pairing.phase !== 'idle' && pairing.phase !== 'expired')) {
+        applyPair(pairReceived(pairing, msg));
+      } else if (msg.type === 'lobby') {
         const lists = lobbyLists(msg);
         fill(openList, lists.open, 'No open rooms. Create one!');
         fill(liveList, lists.live, 'No games being played right now.');
@@ -114,6 +127,79 @@ export function mountLobby(root, navigate) {
       }
     },
   });
+
+  /**
+   * applyPair takes a step of the pairing: its state drawn, its effects carried out.
+   * @param {import('./pairing.js').PairStep} step
+   */
+  function applyPair({ pairing: next, effects }) {
+    pairing = next;
+    drawPairing();
+    for (const e of effects) {
+      switch (e.type) {
+        case 'send':
+          if (e.msg.type === 'pair') {
+            conn.request(e.msg).then(
+              () => applyPair(pairAnswered(pairing)),
+              (/** @type {ProtocolError} */ err) => applyPair(pairRefused(pairing, err)));
+          } else {
+            conn.request(e.msg).catch(() => { /* leaving the queue: a dropped link leaves it too */ });
+          }
+          break;
+        case 'seat':
+          saveSeatGrant(e.room, e.grant);
+          navigate(`/r/${encodeURIComponent(e.room)}`);
+          break;
+        case 'bot':
+          playBot(e.ask, e.level);
+          break;
+        case 'toast':
+          toast(e.text, e.tone, e.code);
+          break;
+        default:
+      }
+    }
+  }
+
+  function drawPairing() {
+    if (stopped) return;
+    pairBox.hidden = pairing.phase === 'idle';
+    pairLine.textContent = pairingText(pairing, pairingWhat);
+    form.pairing(pairing.phase === 'asking' || pairing.phase === 'waiting');
+    if (pairing.phase === 'expired') {
+      replace(pairButtons,
+        h('button', { type: 'button', class: 'button primary', id: 'pair-bot', onclick: () => applyPair(botChosen(pairing)) }, 'Play the bot'),
+        h('button', { type: 'button', class: 'button', id: 'pair-dismiss', onclick: () => applyPair(pairCancelled(pairing)) }, 'Not now'));
+    } else {
+      replace(pairButtons, h('button', { type: 'button', class: 'button', id: 'pair-cancel', onclick: () => applyPair(pairCancelled(pairing)) }, 'Cancel'));
+    }
+  }
+
+  /**
+   * playBot makes a room of the game asked for with a bot of level in one
+   * seat, and takes the other (a colour drawn at random).
+   * @param {import('./pairing.js').PairAsk} ask
+   * @param {number} level
+   */
+  async function playBot(ask, level) {
+    const mine = creatorSeat('random', Math.random());
+    /** @type {import('./api.js').CreateRequest} */
+    const req = { game: ask.game, black: { kind: 'open' }, white: { kind: 'open' }, identity: ask.identity };
+    req[mine === 'black' ? 'white' : 'black'] = { kind: 'bot', level };
+    if (ask.clock.kind !== 'untimed') req.clock = ask.clock;
+    if (ask.game === 'gomoku') {
+      req.size = ask.size;
+      req.rule = ask.rule;
+    }
+    try {
+      const res = await createRoom(req);
+      saveSitIntent(res.id, mine);
+      navigate(`/r/${encodeURIComponent(res.id)}`);
+    } catch (err) {
+      const pe = /** @type {ProtocolError} */ (err);
+      toast(`Could not create the room: ${pe.userText || pe.message}`, 'error', pe.code);
+    }
+  }
 
   /**
    * @param {HTMLElement} list
@@ -163,9 +249,35 @@ export function mountLobby(root, navigate) {
     const opponent = opponentPicker();
     const hint = h('p', { class: 'muted small', id: 'create-hint' });
     const submit = h('button', { type: 'submit', class: 'button primary', id: 'create-room' }, 'Create room');
+    const playNow = h('button', { type: 'button', class: 'button', id: 'play-now', 'aria-describedby': 'play-now-hint' }, 'Play someone now');
+    const playNowHint = h('p', { class: 'muted small', id: 'play-now-hint' }, 'Or be paired with the next person who asks for the same game and time control.');
     const el = h('form', { class: 'create-form', 'aria-label': 'Create a room' },
       h('label', { class: 'name-field' }, 'Your name ', name),
-      game, gomokuOpts, clock.el, colour, opponent.el, hint, submit);
+      game, gomokuOpts, clock.el, colour, opponent.el, hint, submit, playNowHint, playNow);
+
+    playNow.addEventListener('click', () => {
+      const n = setPlayerName(name.value);
+      if (!n) {
+        toast('Please enter a name (1 to 24 characters).', 'error');
+        name.focus();
+        return;
+      }
+      const tc = clock.value();
+      if ('error' in tc) {
+        toast(tc.error, 'error', 'bad_request');
+        clock.focus();
+        return;
+      }
+      const info = current();
+      const gomoku = info.game === 'gomoku';
+      /** @type {import('./pairing.js').PairAsk} */
+      const ask = {
+        game: /** @type {any} */ (info.game), size: gomoku ? Number(size.value) : 8, rule: gomoku ? rule.value : '',
+        clock: tc.clock, name: n, identity: identityKey(),
+      };
+      pairingWhat = describeRoom({ game: ask.game, size: ask.size, rule: ask.rule, clock: ask.clock });
+      applyPair(pairStarted(pairing, ask));
+    });
 
     function syncHint() {
       hint.textContent = opponent.value().kind === 'bot'
@@ -242,10 +354,18 @@ export function mountLobby(root, navigate) {
     });
     update();
     syncHint();
-    return { el, update, updateClocks: () => clock.setChoices(presets, bounds) };
+    return {
+      el, update, updateClocks: () => clock.setChoices(presets, bounds),
+      /** @param {boolean} waiting whether a pairing is under way: the buttons wait with it */
+      pairing(waiting) {
+        playNow.toggleAttribute('disabled', waiting);
+        submit.toggleAttribute('disabled', waiting);
+      },
+    };
   }
 
   return () => {
+    if (pairing.phase === 'asking' || pairing.phase === 'waiting') conn.notify({ type: 'unpair' });
     stopped = true;
     conn.notify({ type: 'lobby_unsubscribe' });
     conn.close();

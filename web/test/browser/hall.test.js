@@ -195,4 +195,37 @@ describe('the hall in chromium', { skip: missing || false }, () => {
     await gil.context().close();
     await hal.context().close();
   });
+
+  test('quick pairing: a cancel leaves the queue; two browsers asking the same are seated in one room', async () => {
+    const ivy = await person('Ivy');
+    await ivy.goto('/');
+    await ivy.locator('.create-form').getByText('Reversi', { exact: true }).click();
+    await ivy.locator('#time-control').selectOption({ label: '3+2' });
+    await ivy.locator('#play-now').click();
+    await ivy.locator('#pairing-text', { hasText: 'Looking for an opponent for Reversi · 3+2' }).waitFor();
+    await ivy.locator('#pair-cancel').click();
+    await ivy.locator('#pairing').waitFor({ state: 'hidden' });
+
+    const jon = await person('Jon');
+    await jon.goto('/');
+    await jon.locator('.create-form').getByText('Reversi', { exact: true }).click();
+    await jon.locator('#time-control').selectOption({ label: '3+2' });
+    await jon.locator('#play-now').click();
+    await jon.locator('#pairing-text', { hasText: 'Looking for an opponent' }).waitFor();
+    await ivy.locator('#play-now').click();
+    await ivy.waitForURL(/\/r\/[A-Za-z0-9_-]+$/);
+    await jon.waitForURL(/\/r\/[A-Za-z0-9_-]+$/);
+    assert.equal(new URL(ivy.url()).pathname, new URL(jon.url()).pathname, 'one room');
+    await waitRoom(ivy, { status: 'playing' });
+    await waitRoom(jon, { status: 'playing' });
+    const a = await roomState(ivy);
+    const b = await roomState(jon);
+    assert.deepEqual([a.seat, b.seat].sort(), ['black', 'white'], 'each in a seat of their own');
+    assert.match(await ivy.locator('.room-title').textContent() || '', /Reversi · 3\+2/);
+    // The pairing's token is the seat grant: a reload keeps the seat.
+    await jon.reload();
+    await waitRoom(jon, { seat: b.seat });
+    await ivy.context().close();
+    await jon.context().close();
+  });
 });
