@@ -7,6 +7,7 @@ import { mountRoom } from './room.js';
 import { mountMyGames } from './mygamespage.js';
 import { h, replace } from './dom.js';
 import { roomId, isMyGames } from './routes.js';
+import { mountAlertSwitches } from './alerts.js';
 
 /** @type {(() => void) | null} */
 let unmount = null;
@@ -44,4 +45,5 @@ document.addEventListener('click', (e) => {
   navigate(a.getAttribute('href') || '/');
 });
 window.addEventListener('popstate', route);
+mountAlertSwitches();
 route();

@@ -19,6 +19,8 @@ import {
   grantRead, gamesListed, showPly, left, inviteCancelled, chatSent, authorMuted, unmutedAll, spectatorsHidden,
 } from './session.js';
 import { RoomView, showConnecting, showNotFound } from './roomview.js';
+import { moment, cues, lowIn, loudest, turnNotice } from './sound.js';
+import { playCue, notifyTurn } from './alerts.js';
 
 /** @typedef {import('./session.js').Session} Session */
 /** @typedef {import('./session.js').Step} Step */
@@ -50,6 +52,10 @@ export function mountRoom(root, id, navigate) {
   const store = createStore(newSession(id, { sitOn: takeSitIntent(id), ...chatPrefs() }));
   /** @type {RoomView|null} built when the first state arrives */
   let roomView = null;
+  /** @type {import('./sound.js').Moment|null} what the last sounds were decided from */
+  let heard = null;
+  /** @type {any} the timer that looks again when this player's clock turns low */
+  let lowTimer = null;
 
   const conn = new Connection({
     urls: socketURLs(),
@@ -67,6 +73,26 @@ export function mountRoom(root, id, navigate) {
     const before = store.get();
     store.set(session);
     if (session.link !== before.link || session.storage !== before.storage) banner(bannerText(session));
+    if (session.room !== before.room || session.stateAt !== before.stateAt) listen();
+  }
+
+  /**
+   * listen makes the sounds the session calls for (sound.js), tells a player
+   * in a hidden tab that it is their turn, and looks again when their
+   * running clock turns low.
+   */
+  function listen() {
+    const session = store.get();
+    if (session.gone) return;
+    const t = performance.now();
+    const now = moment(session, t);
+    const played = cues(heard, now);
+    heard = now;
+    playCue(loudest(played));
+    if (turnNotice(played, document.hidden)) notifyTurn(document.title.replace(/^● Your turn · /, ''));
+    clearTimeout(lowTimer);
+    const wait = lowIn(session, t);
+    if (wait != null) lowTimer = setTimeout(listen, wait + 1);
   }
 
   /**
@@ -184,6 +210,7 @@ export function mountRoom(root, id, navigate) {
   window.addEventListener('online', wake);
 
   return () => {
+    clearTimeout(lowTimer);
     set(left(store.get()));
     window.removeEventListener('storage', reread);
     document.removeEventListener('visibilitychange', wake);

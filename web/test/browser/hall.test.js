@@ -164,7 +164,7 @@ describe('the hall in chromium', { skip: missing || false }, () => {
     await carol.context().close();
   });
 
-  test('My games lists a finished game after a reload', async () => {
+  test('My games lists a finished game after a reload; the sound switch is kept', async () => {
     const gil = await person('Gil');
     const id = await createRoom(gil, { opponent: 'bot', level: 1 });
     await waitRoom(gil, { seat: 'black', toMove: 'black' });
@@ -184,6 +184,14 @@ describe('the hall in chromium', { skip: missing || false }, () => {
     assert.match(await item.locator('.my-outcome').textContent() || '', /^Lost \d+–\d+ by resignation$/);
     assert.match(await gil.locator('#my-games-key').textContent() || '', /loses the list, not the games/);
     await shot(gil, 'my-games.png');
+    // The sound switch is kept in the browser.
+    assert.equal(await gil.locator('#sound-toggle').getAttribute('aria-pressed'), 'true');
+    await gil.locator('#sound-toggle').click();
+    assert.equal(await gil.locator('#sound-toggle').getAttribute('aria-pressed'), 'false');
+    await gil.reload();
+    await item.waitFor();
+    assert.equal(await gil.locator('#sound-toggle').getAttribute('aria-pressed'), 'false');
+    assert.equal(await gil.locator('#sound-toggle').textContent(), '🔇 Sound off');
     await item.getByRole('link').click();
     await waitRoom(gil, { room: id, status: 'finished' });
 
