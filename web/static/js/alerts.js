@@ -89,7 +89,7 @@ export function mountAlertSwitches() {
     const draw = () => {
       const on = soundOn();
       sound.setAttribute('aria-pressed', String(on));
-      sound.textContent = on ? '🔊 Sound on' : '🔇 Sound off';
+      sound.textContent = on ? 'Sound on' : 'Sound off';
       sound.title = on ? 'Switch the sounds off' : 'Switch the sounds on';
     };
     sound.addEventListener('click', () => {

@@ -25,7 +25,7 @@ export const MESSAGES = Object.freeze({
   no_request: 'There is nothing to answer: no take-back, draw or rematch is waiting for you.',
   time_out: 'Your time ran out: the move came too late.',
   too_early: 'Not yet: that is allowed only later in the game (a claim after the waiting time, an abort before both sides move).',
-  too_many_requests: 'Too many rooms at once: finish or leave one of your waiting rooms, or wait a minute, before creating another.',
+  too_many_requests: 'Too many rooms at once: start or leave one of your waiting rooms, or wait a minute, before creating another.',
   forbidden: 'That is not yours to change.',
   stale: 'The position changed before your move arrived. Look again and play.',
   busy: 'The room is busy. Try again in a moment.',
@@ -54,6 +54,8 @@ export function errorText(code, message) {
   // forbidden to black under renju: it would make a double three", "h8 is
   // taken"): shown as it is. An engine's own wording ("a1: reversi: ...") is not.
   if (code === 'illegal_move' && message && !ENGINE_WORDS.test(message)) return message;
+  // A creation limit says which limit it is ("you have 5 rooms waiting for a player: ...").
+  if (code === 'too_many_requests' && message) return `${message[0].toUpperCase()}${message.slice(1)}.`;
   if (known) return known;
   const detail = message ? `: ${message}` : '';
   return `Something went wrong (${code || 'unknown error'})${detail}`;

@@ -121,7 +121,7 @@ export class RoomView {
     const record = recordPart();
     const chat = chatPart(actions);
     /** @type {Part[]} the panel's parts, in the order they are drawn */
-    const panel = [players, seatOffer, claim, thinking, undo, draw, rematch, controls, chat, moves, evaluation, invite, record];
+    const panel = [players, seatOffer, claim, thinking, undo, draw, rematch, controls, moves, chat, evaluation, invite, record];
     /** @type {Part[]} every part: the clocks sit over the board, where a player's eyes are */
     this.parts = [clocks, ...panel];
     this.el = h('main', { class: `room room-${s.game}`, id: 'room', dataset: { room: s.id, game: s.game } },

@@ -191,7 +191,7 @@ describe('the hall in chromium', { skip: missing || false }, () => {
     await gil.reload();
     await item.waitFor();
     assert.equal(await gil.locator('#sound-toggle').getAttribute('aria-pressed'), 'false');
-    assert.equal(await gil.locator('#sound-toggle').textContent(), '🔇 Sound off');
+    assert.equal(await gil.locator('#sound-toggle').textContent(), 'Sound off');
     await item.getByRole('link').click();
     await waitRoom(gil, { room: id, status: 'finished' });
 
@@ -235,5 +235,21 @@ describe('the hall in chromium', { skip: missing || false }, () => {
     await waitRoom(jon, { seat: b.seat });
     await ivy.context().close();
     await jon.context().close();
+  });
+
+  test('a renju board explains its forbidden cross; a Reversi board has no such legend', async () => {
+    const kim = await person('Kim');
+    await kim.goto('/');
+    await kim.locator('.create-form').getByText('Gomoku', { exact: true }).click();
+    await kim.locator('#gomoku-rule').selectOption('renju');
+    await kim.locator('input[name=opponent][value=bot]').check({ force: true });
+    await kim.locator('#create-room').click();
+    await kim.waitForURL(/\/r\/[A-Za-z0-9_-]+$/);
+    await waitRoom(kim, { seat: 'black' });
+    assert.match(await kim.locator('#renju-legend').textContent() || '', /cross marks a point black may not play under renju/);
+    await createRoom(kim);
+    await waitRoom(kim, { seat: 'black' });
+    assert.equal(await kim.locator('#renju-legend').count(), 0);
+    await kim.context().close();
   });
 });

@@ -21,6 +21,7 @@ test('errorText', async (t) => {
   await t.test('a renju refusal is shown as the server says it', () => assert.equal(errorText('illegal_move', 'h8 is forbidden to black under renju: it would make a double three'), 'h8 is forbidden to black under renju: it would make a double three'));
   await t.test('an engine\'s words are not shown', () => assert.equal(errorText('illegal_move', 'a1: reversi: no discs to flip'), MESSAGES.illegal_move));
   await t.test('too_many_requests has words', () => assert.match(errorText('too_many_requests'), /Too many rooms/));
+  await t.test('too_many_requests says which limit', () => assert.equal(errorText('too_many_requests', 'too many rooms created from your address; try again in a minute'), 'Too many rooms created from your address; try again in a minute.'));
   await t.test('unknown code keeps the server message', () => assert.equal(errorText('weird', 'boom'), 'Something went wrong (weird): boom'));
   await t.test('no code', () => assert.equal(errorText(''), 'Something went wrong (unknown error)'));
   await t.test('inherited names are not codes', () => assert.match(errorText('constructor'), /Something went wrong/));
