@@ -252,4 +252,27 @@ describe('the hall in chromium', { skip: missing || false }, () => {
     assert.equal(await kim.locator('#renju-legend').count(), 0);
     await kim.context().close();
   });
+
+  test('quick pairing with nobody else: a bot of the level offered, in a room made for it', async () => {
+    const lea = await person('Lea');
+    await lea.goto('/');
+    await lea.locator('.create-form').getByText('Gomoku', { exact: true }).click();
+    await lea.locator('#gomoku-size').selectOption('19');
+    await lea.locator('#play-now').click();
+    await lea.locator('#pairing-text', { hasText: 'Looking for an opponent for Gomoku 19×19 · freestyle' }).waitFor();
+    // The server waits 30 s for a second person before it offers a bot.
+    await lea.locator('#pair-bot').waitFor({ timeout: 60_000 });
+    const offer = await lea.locator('#pairing-text').textContent() || '';
+    const level = (/level (\d+)/.exec(offer) || [])[1];
+    assert.ok(level, offer);
+    await lea.locator('#pair-bot').click();
+    await lea.waitForURL(/\/r\/[A-Za-z0-9_-]+$/);
+    await lea.locator('#room').waitFor();
+    await lea.waitForFunction(() => /^(black|white)$/.test(document.getElementById('room')?.dataset.seat || ''));
+    const me = (await roomState(lea)).seat;
+    const bot = me === 'black' ? 'white' : 'black';
+    await lea.locator(`#player-${bot} .badge.bot`, { hasText: `level ${level}` }).waitFor();
+    assert.match(await lea.locator('.room-title').textContent() || '', /Gomoku 19×19/);
+    await lea.context().close();
+  });
 });
