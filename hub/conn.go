@@ -283,6 +283,13 @@ func (c *conn) handle(data []byte) {
 }
 
 func (c *conn) join(ctx context.Context, m ClientMessage) {
+	if m.Identity != "" {
+		if _, err := rooms.HashIdentity(m.Identity); err != nil {
+			c.failErr(m.ID, m.Room, err)
+			return
+		}
+		c.setAuthor(m.Identity) // a spectator's chat lines keep one author across visits
+	}
 	if _, ok := c.rooms.token(m.Room); !ok && len(c.rooms) >= maxRoomsPerConn {
 		c.fail(m.ID, m.Room, rooms.CodeBadRequest, "too many rooms open in one tab")
 		return

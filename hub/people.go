@@ -150,7 +150,8 @@ type lobbyPush struct {
 
 	mu       sync.Mutex
 	watchers map[*conn]struct{}
-	last     []byte // the lists as last sent
+	last     []byte       // the lists as last sent
+	lists    *rooms.Lobby // the same, for answering a new subscriber with its id
 	running  bool
 }
 
@@ -166,13 +167,14 @@ func (l *lobbyPush) subscribe(c *conn, id *int64) {
 	l.watchers[c] = struct{}{}
 	start := !l.running
 	l.running = true
-	last := l.last
+	lists := l.lists
 	l.mu.Unlock()
 	if start {
 		go l.run()
 	}
-	if last != nil {
-		c.Deliver(last)
+	// The answer carries the request's id; later pushes carry none.
+	if lists != nil {
+		c.reply(lobbyMsg{Type: "lobby", ID: id, Lobby: *lists})
 	} else {
 		ctx, cancel := context.WithTimeout(context.Background(), l.hub.cfg.CommandTimeout)
 		defer cancel()
@@ -181,7 +183,7 @@ func (l *lobbyPush) subscribe(c *conn, id *int64) {
 			c.failErr(id, "", err)
 			return
 		}
-		c.reply(lobbyMsg{Type: "lobby", Lobby: lobby})
+		c.reply(lobbyMsg{Type: "lobby", ID: id, Lobby: lobby})
 	}
 }
 
@@ -198,7 +200,7 @@ func (l *lobbyPush) run() {
 	for range t.C {
 		l.mu.Lock()
 		if len(l.watchers) == 0 {
-			l.running, l.last = false, nil
+			l.running, l.last, l.lists = false, nil, nil
 			l.mu.Unlock()
 			return
 		}
@@ -215,7 +217,7 @@ func (l *lobbyPush) run() {
 			l.mu.Unlock()
 			continue
 		}
-		l.last = msg
+		l.last, l.lists = msg, &lobby
 		watchers := make([]*conn, 0, len(l.watchers))
 		for w := range l.watchers {
 			watchers = append(watchers, w)

@@ -64,6 +64,18 @@ func TestChat(t *testing.T) {
 	}
 	require.True(t, refused, "a chat flood is refused")
 
+	// A spectator who sends the browser's identity keeps one author id across visits.
+	var authors []string
+	for range 2 {
+		v := dial(t, b)
+		v.ok(msg{"type": "join", "room": room, "identity": identity("eve")})
+		v.ok(msg{"type": "chat", "room": room, "name": "Eve", "text": "again"})
+		l := ann.waitFor("Eve again", func(m msg) bool { return m.str("type") == "chat" && m.obj("line").str("text") == "again" }).obj("line")
+		authors = append(authors, l.str("author"))
+		v.ws.Close()
+	}
+	require.Equal(t, authors[0], authors[1])
+
 	late := dial(t, b)
 	j := late.ok(msg{"type": "join", "room": room})
 	chat := j["chat"].([]any)
@@ -80,8 +92,8 @@ func TestLobbyPush(t *testing.T) {
 	t.Parallel()
 	addr := startServer(t, testConfig(t))
 	viewer := dial(t, addr)
-	viewer.send(msg{"type": "lobby_subscribe"})
-	first := viewer.waitFor("the lobby", func(m msg) bool { return m.str("type") == "lobby" })
+	first := viewer.ok(msg{"type": "lobby_subscribe"})
+	require.Equal(t, "lobby", first.str("type"), "the answer to the subscription carries its id")
 	require.NotNil(t, first["open"])
 	room := createRoom(t, addr, `{"game":"reversi"}`)
 	pushed := viewer.waitFor("the new room", func(m msg) bool {
@@ -97,6 +109,8 @@ func TestLobbyPush(t *testing.T) {
 	})
 	require.Empty(t, pushed["live"])
 	viewer.ok(msg{"type": "lobby_unsubscribe"})
+	second := dial(t, addr) // the node has the lists already: still answered with the id
+	require.Equal(t, "lobby", second.ok(msg{"type": "lobby_subscribe"}).str("type"))
 }
 
 // TestCreationLimit: an address creating rooms too fast gets 429 with Retry-After, and an
