@@ -111,7 +111,7 @@ export function mountRoom(root, id, navigate) {
         send(effect.msg);
         break;
       case 'join':
-        apply(joinStarted(store.get(), seatGrant(id)));
+        apply(joinStarted(store.get(), seatGrant(id), identityKey()));
         break;
       case 'sit':
         apply(sitAsked(store.get(), effect.seat, playerName(), identityKey()));

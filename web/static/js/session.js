@@ -300,13 +300,16 @@ function statusReceived(session, msg) {
  * join runs at a time: while one is on its way this does nothing.
  * @param {Session} session
  * @param {SeatGrant|null} kept the grant read from the browser's storage now
+ * @param {string} [identity] the browser's identity key, so that this tab's
+ *   chat lines keep one author across visits (and mutes of it hold)
  * @returns {Step}
  */
-export function joinStarted(session, kept) {
+export function joinStarted(session, kept, identity = '') {
   if (session.joining) return step(session);
   /** @type {Command} */
   const msg = { type: 'join' };
   if (kept) msg.token = kept.token;
+  if (identity) msg.identity = identity;
   if (session.room.lastSeq > 0) msg.since = session.room.lastSeq;
   return step({ ...session, grant: kept, joining: { grant: kept } }, [{ type: 'send', msg }]);
 }

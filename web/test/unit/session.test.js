@@ -99,10 +99,11 @@ test('joinStarted sends the kept token and the last seq held, one join at a time
     { name: 'first visit', session: newSession('r1'), kept: null, want: { type: 'join' } },
     { name: 'with a kept seat', session: newSession('r1'), kept: grant, want: { type: 'join', token: 't1' } },
     { name: 'after a drop', session: { ...newSession('r1'), room: { ...newSession('r1').room, lastSeq: 14 } }, kept: grant, want: { type: 'join', token: 't1', since: 14 } },
+    { name: 'with the identity key', session: newSession('r1'), kept: null, identity: 'k'.repeat(43), want: { type: 'join', identity: 'k'.repeat(43) } },
   ];
   for (const tc of cases) {
     await t.test(tc.name, () => {
-      const step = joinStarted(freeze(tc.session), tc.kept);
+      const step = joinStarted(freeze(tc.session), tc.kept, tc.identity);
       assert.deepEqual(step.effects, [{ type: 'send', msg: tc.want }]);
       assert.deepEqual(step.session.joining, { grant: tc.kept });
       assert.equal(step.session.grant, tc.kept, 'the session holds the grant the browser keeps');
