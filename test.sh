@@ -78,6 +78,7 @@ fi
 
 say "go test -race (one line per package; full output in $workdir/go-test.log)"
 golog="$workdir/go-test.log"
+: >"$golog" # exists before tail follows it
 set +e
 go test -race -count=1 -timeout 45m -v ./... >"$golog" 2>&1 &
 gopid=$!
