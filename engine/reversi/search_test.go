@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"math/bits"
 	"math/rand"
 	"os"
 	"strconv"
@@ -395,5 +396,78 @@ func TestEndgameEmptiesOverride(t *testing.T) {
 				t.Errorf("score %d, minimax %d", r.Score, minimax(p))
 			}
 		})
+	}
+}
+
+// TestCutIterationKeepsBetterMove cuts a root iteration at every poll, as a
+// deadline would, with the best move searched second: once that move has
+// been searched completely, the cut iteration must report it (Search then
+// plays it instead of the last completed iteration's move); before, the
+// first move or nothing.
+func TestCutIterationKeepsBetterMove(t *testing.T) {
+	const depth = 9 // deep enough for a root iteration to span many polls
+	rng := rand.New(rand.NewSource(11))
+	checked := 0
+	for _, p := range randomPositions(rng, 34)[:20] {
+		// setUp returns an engine that has searched depths 1..depth-1,
+		// and root ordered with the depth-(depth) best move second.
+		setUp := func() (*Engine, []rootMove) {
+			e := NewEngine()
+			var root []rootMove
+			for m := legalMoves(p.me, p.opp); m != 0; m &= m - 1 {
+				root = append(root, rootMove{sq: bits.TrailingZeros64(m)})
+			}
+			for d := 1; d < depth; d++ {
+				e.searchRoot(p.me, p.opp, root, d, d > 1)
+			}
+			return e, root
+		}
+		e, root := setUp()
+		if len(root) < 3 {
+			continue
+		}
+		_, best := e.searchRoot(p.me, p.opp, append([]rootMove(nil), root...), depth, true)
+		if best == root[0].sq {
+			continue // the first move stays best: nothing to switch to
+		}
+		e, root = setUp()
+		for i := range root {
+			if root[i].sq == best {
+				root[1], root[i] = root[i], root[1]
+			}
+		}
+		total := e.nodes
+		_, _ = e.searchRoot(p.me, p.opp, append([]rootMove(nil), root...), depth, true)
+		total = e.nodes - total
+		sawFirst, sawBest := false, false
+		for stop := uint64(pollInterval); stop < total; stop += pollInterval {
+			e, root = setUp()
+			for i := range root {
+				if root[i].sq == best {
+					root[1], root[i] = root[i], root[1]
+				}
+			}
+			e.stopAtNodes = e.nodes + stop
+			_, got := e.searchRoot(p.me, p.opp, root, depth, true)
+			if !e.aborted {
+				break
+			}
+			switch {
+			case got == best:
+				sawBest = true
+			case got == root[0].sq && !sawBest:
+				sawFirst = true
+			case got == -1 && !sawFirst && !sawBest:
+			default:
+				t.Fatalf("cut after %d nodes: move %d; first %d, best %d", stop, got, root[0].sq, best)
+			}
+		}
+		if sawBest {
+			checked++
+			break // one position shows it; more only cost time
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no position had a cut after the better move was proved")
 	}
 }
