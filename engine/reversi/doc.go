@@ -57,11 +57,12 @@
 //
 // Limits.Depth overrides a level's midgame depth and Limits.EndgameEmpties
 // its exact-endgame range. The upper levels are slow without a time limit:
-// on one core of the benchmark machine a midgame move takes about 0.11 s
-// at depth 10, 1.1 s at depth 12 and 10-20 s at depth 14, and an exact solve
-// of FFO #40-#49 (20-26 empties) from half a second to 21 s. Give the
-// context a deadline: the search
-// then plays the best move of its last completed iteration.
+// on one core of the benchmark machine a full-width midgame move takes
+// about 0.11 s at depth 10, 1.1 s at depth 12 and 10-20 s at depth 14 (level
+// 10's selective search reaches depth 14-15 in about a second), and an exact
+// solve of FFO #40-#49 (20-26 empties) from half a second to 21 s. Give the
+// context a deadline: the search then plays the best move of its last
+// completed iteration, or a better one the cut iteration had already proved.
 //
 // Levels 1-3 make real mistakes: each root move's score gets a random error,
 // drawn from a stream seeded by Limits.Seed and the position, so a game is
