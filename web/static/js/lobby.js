@@ -245,7 +245,8 @@ export function mountLobby(root, navigate) {
       h('label', null, 'Board ', size), h('label', null, 'Rule ', rule));
     const clock = clockPicker();
     const colour = h('fieldset', { class: 'segmented', id: 'colour-pick' }, h('legend', null, 'You play (black moves first)'),
-      radio('colour', 'black', 'Black', true), radio('colour', 'white', 'White', false), radio('colour', 'random', 'Random', false));
+      radio('colour', 'black', 'Black', true), radio('colour', 'white', 'White', false), radio('colour', 'random', 'Random', false),
+      radio('colour', 'watch', 'Neither: watch two bots', false));
     const opponent = opponentPicker();
     const hint = h('p', { class: 'muted small', id: 'create-hint' });
     const submit = h('button', { type: 'submit', class: 'button primary', id: 'create-room' }, 'Create room');
@@ -279,10 +280,15 @@ export function mountLobby(root, navigate) {
       applyPair(pairStarted(pairing, ask));
     });
 
+    function watching() {
+      return /** @type {HTMLInputElement|null} */ (el.querySelector('input[name=colour]:checked'))?.value === 'watch';
+    }
     function syncHint() {
-      hint.textContent = opponent.value().kind === 'bot'
-        ? 'You play the bot as soon as the room is made.'
-        : 'You take the seat of your colour; then send the invite link to your opponent. Anyone else who opens it watches.';
+      hint.textContent = watching()
+        ? 'Two bots of the level chosen under Opponent play each other; you watch.'
+        : opponent.value().kind === 'bot'
+          ? 'You play the bot as soon as the room is made.'
+          : 'You take the seat of your colour; then send the invite link to your opponent. Anyone else who opens it watches.';
     }
 
     function current() {
@@ -312,6 +318,7 @@ export function mountLobby(root, navigate) {
       const name = /** @type {HTMLInputElement} */ (e.target).name;
       if (name === 'game') update();
       if (name === 'size') syncRule();
+      if (name === 'colour' && watching()) opponent.pickBot(); // the level of both bots
       syncHint();
     });
     el.addEventListener('submit', async (e) => {
@@ -330,11 +337,13 @@ export function mountLobby(root, navigate) {
       }
       const info = current();
       const picked = /** @type {HTMLInputElement|null} */ (el.querySelector('input[name=colour]:checked'))?.value || 'black';
-      const mine = creatorSeat(/** @type {ColourChoice} */ (picked), Math.random());
+      const watch = picked === 'watch';
+      const mine = creatorSeat(/** @type {ColourChoice} */ (watch ? 'black' : picked), Math.random());
       const theirs = mine === 'black' ? 'white' : 'black';
       /** @type {import('./api.js').CreateRequest} */
       const req = { game: /** @type {any} */ (info.game), black: { kind: 'open' }, white: { kind: 'open' }, identity: identityKey() };
       req[theirs] = opponent.value();
+      if (watch) req.black = req.white = { kind: 'bot', level: opponent.level() };
       if (tc.clock.kind !== 'untimed') req.clock = tc.clock;
       if (info.game === 'gomoku') {
         req.size = Number(size.value);
@@ -343,7 +352,7 @@ export function mountLobby(root, navigate) {
       submit.setAttribute('disabled', '');
       try {
         const res = await createRoom(req);
-        saveSitIntent(res.id, mine);
+        if (!watch) saveSitIntent(res.id, mine);
         navigate(`/r/${encodeURIComponent(res.id)}`);
       } catch (err) {
         const pe = /** @type {ProtocolError} */ (err);
@@ -403,6 +412,14 @@ function opponentPicker() {
     el,
     /** @returns {import('./api.js').SeatRequest} */
     value: () => (kind() === 'bot' ? { kind: 'bot', level: Number(level.value) } : { kind: 'open' }),
+    /** @returns {number} the level chosen, whichever opponent is picked */
+    level: () => Number(level.value),
+    /** pickBot chooses a bot opponent (and so shows its level) */
+    pickBot() {
+      const bot = /** @type {HTMLInputElement|null} */ (el.querySelector('input[name=opponent][value=bot]'));
+      if (bot) bot.checked = true;
+      sync();
+    },
     /** @param {number} max */
     setMax(max) {
       level.max = String(max);

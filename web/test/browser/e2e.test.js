@@ -290,6 +290,22 @@ describe('web client in chromium', { skip: missing || false }, () => {
     await shot(gil, 'reversi.png');
   });
 
+  test('the creator may watch two bots play instead of taking a seat', async () => {
+    const kim = await person('Kim');
+    await kim.goto('/');
+    await kim.locator('.create-form').getByText('Reversi', { exact: true }).click();
+    await kim.locator('input[name=colour][value=watch]').check({ force: true });
+    assert.equal(await kim.locator('#bot-level').isVisible(), true, 'watching picks bots, whose level shows');
+    await kim.locator('#bot-level').fill('1');
+    await kim.locator('#create-room').click();
+    await kim.waitForURL(/\/r\/[A-Za-z0-9_-]+$/);
+    await kim.locator('#room').waitFor();
+    // The bots play on; the creator holds no seat.
+    await kim.waitForFunction(() => Number(document.getElementById('room')?.dataset.plies) >= 4, null, { timeout: 30_000 });
+    assert.equal((await roomState(kim))?.seat, '');
+    await kim.context().close();
+  });
+
   test('a name is shown as text, never run as HTML', async () => {
     const name = '<img src=x onerror=f()>'; // 23 characters: within the 24 allowed
     const hal = await person(name);
