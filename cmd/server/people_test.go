@@ -81,19 +81,17 @@ func TestPresenceAndClaim(t *testing.T) {
 	bob.seat(room, "white", "Bob")
 	ann2 := dial(t, b)
 	ann2.ok(msg{"type": "join", "room": room, "token": annToken})
-	j := eve.ok(msg{"type": "join", "room": room})
+	eve.ok(msg{"type": "join", "room": room})
 	eve.waitFor("3 people, 1 spectator", func(m msg) bool {
 		return m.str("type") == "viewers" && m.num("count") == 3 && m.num("spectators") == 1
 	})
-	_ = j
 	for i, mv := range []string{"h8", "h9", "i8", "i9"} {
 		c := []*client{ann, bob}[i%2]
 		a := c.ok(msg{"type": "move", "room": room, "move": mv})
 		[]*client{ann, bob}[1-i%2].event(a.num("seq")) // the other node has it
 	}
 
-	ann.ws.Close()
-	time.Sleep(0) // Ann still has a tab on B: she has not left
+	ann.ws.Close() // Ann still has a tab on B: she has not left
 	ann2.ws.Close()
 	for _, w := range []*client{bob, eve} {
 		left := w.waitFor("Ann left", func(m msg) bool {
@@ -101,6 +99,17 @@ func TestPresenceAndClaim(t *testing.T) {
 		})
 		require.NotEmpty(t, left.str("claimAt"))
 	}
+	// She comes back, and the others are told; then she leaves again.
+	ann3 := dial(t, a)
+	ann3.ok(msg{"type": "join", "room": room, "token": annToken})
+	bob.waitFor("Ann back", func(m msg) bool {
+		return m.str("type") == "presence" && m.str("seat") == "black" && m["present"] == true
+	})
+	bob.fails(msg{"type": "claim", "room": room, "kind": "win"}, "forbidden") // she is here
+	ann3.ws.Close()
+	bob.waitFor("Ann left again", func(m msg) bool {
+		return m.str("type") == "presence" && m.str("seat") == "black" && m["present"] == false
+	})
 	bob.fails(msg{"type": "claim", "room": room, "kind": "win"}, "too_early")
 	eve.fails(msg{"type": "claim", "room": room, "kind": "win"}, "not_seated")
 	require.Eventually(t, func() bool {
@@ -113,11 +122,6 @@ func TestPresenceAndClaim(t *testing.T) {
 	result := claim.obj("state").obj("result")
 	require.Equal(t, "white", result.str("winner"))
 	require.Equal(t, "abandoned", result.str("reason"))
-
-	// Ann comes back: the others are told.
-	ann3 := dial(t, a)
-	ann3.ok(msg{"type": "join", "room": room, "token": annToken})
-	_ = ann3
 }
 
 // TestRematchAndDrawOverTheProtocol: a draw by agreement has a null winner; a rematch is
