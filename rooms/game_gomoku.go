@@ -12,10 +12,11 @@ import (
 // are clamped below it, so the graph can tell a proof from a strong position.
 const gomokuForcedWin = 10000
 
-// gomokuKind is Gomoku as the hall offers it: 15x15 or 19x19, freestyle, exactly five
+// gomokuKind is Gomoku as the hall offers it: 15x15, 19x19 or 20x20 (the Gomocup's
+// freestyle board), freestyle, exactly five
 // ("standard") or renju, the engine's strength scale as the bot levels.
 var gomokuKind = &gameKind{
-	info: GameInfo{Game: "gomoku", Sizes: []int{15, 19},
+	info: GameInfo{Game: "gomoku", Sizes: []int{15, 19, 20},
 		Rules: []string{"freestyle", "standard", "renju"}, MaxLevel: gomoku.MaxLevel,
 		// Renju is defined on the 15x15 board only.
 		SizesByRule: map[string][]int{"renju": {15}},
@@ -24,9 +25,9 @@ var gomokuKind = &gameKind{
 		switch m.Size {
 		case 0:
 			m.Size = 15
-		case 15, 19:
+		case 15, 19, 20:
 		default:
-			return errorf(CodeBadRequest, "gomoku is played on 15x15 or 19x19, not %dx%d", m.Size, m.Size)
+			return errorf(CodeBadRequest, "gomoku is played on 15x15, 19x19 or 20x20, not %dx%d", m.Size, m.Size)
 		}
 		if m.Rule == "" {
 			m.Rule = "freestyle"

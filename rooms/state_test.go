@@ -496,3 +496,18 @@ func TestParseCommandKind(t *testing.T) {
 		require.False(t, ok, "%q is not a room command", notCommand)
 	}
 }
+
+// The Gomocup's freestyle board, 20x20, is a room size: its far corner is t20.
+func TestGomoku20(t *testing.T) {
+	tb := newTable(t, Meta{ID: "g20", Game: "gomoku", Size: 20, CreatedAt: t0})
+	require.Equal(t, 20, tb.st.meta.Size)
+	tb.sit(Black, "Ann")
+	tb.sit(White, "Bob")
+	tb.move(Black, "t20")
+	tb.move(White, "a1")
+	require.Len(t, tb.st.view(0).Board, 400)
+	tb.fails(Command{Kind: CmdMove, Token: tb.tokens[Black], Move: "u1"}, CodeBadRequest)
+	bad := Meta{ID: "r20", Game: "gomoku", Size: 20, Rule: "renju"}
+	require.Error(t, normalizeMeta(&bad), "renju is played on 15x15 only")
+	tb.replayed()
+}

@@ -20,7 +20,7 @@ import { eyeIcon } from './icons.js';
 /** FALLBACK_GAMES are the games of docs/protocol.md, used only until GET /api/games answers. */
 const FALLBACK_GAMES = [
   { game: 'reversi', sizes: [8], rules: [], maxLevel: 10 },
-  { game: 'gomoku', sizes: [15, 19], rules: ['freestyle', 'standard', 'renju'], maxLevel: 6 },
+  { game: 'gomoku', sizes: [15, 19, 20], rules: ['freestyle', 'standard', 'renju'], maxLevel: 6 },
 ];
 
 /** RULE_NAMES are the Gomoku rules in words. */

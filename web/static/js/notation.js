@@ -10,8 +10,8 @@
 /** @typedef {'reversi'|'gomoku'} Game */
 /** @typedef {{r: number, c: number}} Cell */
 
-/** LETTERS are the column letters; Gomoku's largest board (19x19) uses a..s, without skipping i. */
-export const LETTERS = 'abcdefghijklmnopqrs';
+/** LETTERS are the column letters; Gomoku's largest board (20x20) uses a..t, without skipping i. */
+export const LETTERS = 'abcdefghijklmnopqrst';
 
 /** REVERSI_SIZE is the side of the Othello board. */
 export const REVERSI_SIZE = 8;
