@@ -307,11 +307,11 @@ export function mountLobby(root, navigate) {
       syncRule();
       opponent.setMax(info.maxLevel);
     }
-    // Renju is defined on the 15x15 board only; the server refuses it on 19x19.
+    // Renju is defined on the 15x15 board only; the server refuses it on 19x19 and 20x20.
     function syncRule() {
       const renju = /** @type {HTMLOptionElement|null} */ (rule.querySelector('option[value=renju]'));
       if (!renju) return;
-      renju.disabled = size.value === '19';
+      renju.disabled = size.value !== '15';
       if (renju.disabled && rule.value === 'renju') rule.value = 'freestyle';
     }
     el.addEventListener('change', (e) => {
