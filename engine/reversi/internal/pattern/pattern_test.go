@@ -199,3 +199,35 @@ func BenchmarkEvaluate(b *testing.B) {
 	}
 	_ = s
 }
+
+// FuzzDecode feeds Decode arbitrary bytes, seeded with a valid file, a
+// truncated one and junk: it must return an error or well-formed tables,
+// never panic.
+func FuzzDecode(f *testing.F) {
+	st := make([][]int16, NumStages)
+	for s := range st {
+		st[s] = make([]int16, StageSize)
+	}
+	var buf bytes.Buffer
+	if err := Encode(&buf, st); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(buf.Bytes())
+	f.Add(buf.Bytes()[:buf.Len()/2])
+	f.Add([]byte("RVPAT1"))
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		got, err := Decode(data)
+		if err != nil {
+			return
+		}
+		if len(got) != NumStages {
+			t.Fatalf("%d stages", len(got))
+		}
+		for _, s := range got {
+			if len(s) != StageSize {
+				t.Fatalf("a stage of %d", len(s))
+			}
+		}
+	})
+}
