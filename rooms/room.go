@@ -368,15 +368,29 @@ func (r *liveRoom) onEvents(events []Event) {
 }
 
 // catchUp reads the events this node has missed from the Store.
+//
+// It reads from the last event this node has, not after it: if the Store no longer has
+// that event (a Redis failover without WAIT lost a write this node had applied), the room
+// is behind its own state and reloads from the Store, rather than refusing every command
+// as stale for good.
 func (r *liveRoom) catchUp() {
 	ctx, cancel := backendContext(r.node.ctx)
 	defer cancel()
-	events, err := r.node.store.EventsSince(ctx, r.id, r.state.version)
+	have := r.state.version
+	events, err := r.node.store.EventsSince(ctx, r.id, max(0, have-1))
 	if err != nil {
 		r.node.backendFailed(err)
 		r.node.warn("catch up", "room", r.id, "err", err)
 		r.resync.Store(true)
 		return
+	}
+	if have > 0 {
+		if len(events) == 0 || events[0].Seq != have {
+			r.node.log.Error("the store lost events this node applied; reloading the room", "room", r.id, "version", have)
+			r.loadErr = errorf(CodeUnavailable, "room %s is being reloaded; try again", r.id)
+			return
+		}
+		events = events[1:]
 	}
 	r.verified = time.Now()
 	for _, e := range events {

@@ -126,3 +126,76 @@ func TestMissedEventIsCaughtUp(t *testing.T) {
 	require.NoError(t, err, "B refused a command because it had missed an event")
 	require.Equal(t, int64(5), rep.Seq)
 }
+
+// forgetfulStore is a Store that, once switched, answers from another Store that lacks
+// the newest event: as a Redis that failed over without WAIT and lost an acknowledged
+// write.
+type forgetfulStore struct {
+	Store
+	after Store
+	lost  chan struct{}
+}
+
+func (s *forgetfulStore) now() Store {
+	select {
+	case <-s.lost:
+		return s.after
+	default:
+		return s.Store
+	}
+}
+
+func (s *forgetfulStore) Load(ctx context.Context, id string) (Meta, []Event, error) {
+	return s.now().Load(ctx, id)
+}
+func (s *forgetfulStore) EventsSince(ctx context.Context, id string, after int64) ([]Event, error) {
+	return s.now().EventsSince(ctx, id, after)
+}
+func (s *forgetfulStore) Append(ctx context.Context, id string, v int64, evs []Event, sum Summary) error {
+	return s.now().Append(ctx, id, v, evs, sum)
+}
+func (s *forgetfulStore) Chat(ctx context.Context, id string) ([]ChatLine, error) {
+	return s.now().Chat(ctx, id)
+}
+
+// A room whose Store lost an event it had applied reloads instead of answering stale for
+// good.
+func TestStoreThatLostAnEventIsReloaded(t *testing.T) {
+	ctx := context.Background()
+	mem := NewMemoryStore(DefaultTTLs)
+	store := &forgetfulStore{Store: mem, lost: make(chan struct{})}
+	bots := NewBotPool(1, 4)
+	t.Cleanup(bots.Close)
+	svc := NewService(store, NewMemoryBroker(), bots, Config{Node: "A", Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	t.Cleanup(func() { svc.Shutdown(ctx) })
+	v, err := svc.Create(ctx, CreateRequest{Game: "reversi"})
+	require.NoError(t, err)
+	w := newWatcher()
+	_, err = svc.Join(ctx, w, JoinRequest{Room: v.ID})
+	require.NoError(t, err)
+	ann, err := svc.Do(ctx, v.ID, Command{Kind: CmdSit, Seat: Black, Name: "Ann", Watcher: w})
+	require.NoError(t, err)
+	bob, err := svc.Do(ctx, v.ID, Command{Kind: CmdSit, Seat: White, Name: "Bob"})
+	require.NoError(t, err)
+	_, err = svc.Do(ctx, v.ID, Command{Kind: CmdMove, Token: ann.Token, Move: "f5"})
+	require.NoError(t, err) // version 3
+
+	// The failover: the store now has the room only up to version 2.
+	meta, events, err := mem.Load(ctx, v.ID)
+	require.NoError(t, err)
+	after := NewMemoryStore(DefaultTTLs)
+	st, _, err := replayLog(meta, events[:2])
+	require.NoError(t, err)
+	require.NoError(t, after.Create(ctx, meta, events[:2], st.summary()))
+	store.after = after
+	close(store.lost)
+
+	// Bob's move is refused (it is Ann's turn at version 2), the room notices it is ahead
+	// of the Store and reloads; then Ann's move, played again, is stored.
+	require.Eventually(t, func() bool {
+		_, err := svc.Do(ctx, v.ID, Command{Kind: CmdMove, Token: ann.Token, Move: "f5"})
+		return err == nil
+	}, 5*time.Second, 50*time.Millisecond, "the room kept the lost version")
+	_, err = svc.Do(ctx, v.ID, Command{Kind: CmdMove, Token: bob.Token, Move: "f6"})
+	require.NoError(t, err)
+}
