@@ -224,7 +224,8 @@ const (
 // checkWhenQuiet (re)arms the check that follows a change.
 func (r *liveRoom) checkWhenQuiet() {
 	if r.quiet != nil {
-		r.quiet.Stop()
+		r.quiet.Reset(quietAfter) // one timer for the room's life: no allocation per move
+		return
 	}
 	r.quiet = time.AfterFunc(quietAfter, func() {
 		r.post(func() {
@@ -309,8 +310,8 @@ func (r *liveRoom) housekeep() bool {
 	if botToMove && r.bot == nil {
 		r.checkBot() // also recovers a retry whose timer could not reach a full queue
 	}
-	if clockRuns && r.clock == nil {
-		r.armClock()
+	if clockRuns {
+		r.armClock() // the deadline as the log says (a safety net: every change re-arms it too)
 	}
 	return false
 }
@@ -677,22 +678,23 @@ func (r *liveRoom) followSeats(e Event, watcher Subscriber) {
 
 // armClock sets the timer for the running clock's deadline (or stops it).
 func (r *liveRoom) armClock() {
-	if r.clock != nil {
-		r.clock.Stop()
-		r.clock = nil
-	}
 	due, ok := r.state.deadline()
 	if !ok || r.node.ctx.Err() != nil {
+		if r.clock != nil {
+			r.clock.Stop()
+		}
 		return
 	}
-	r.clock = time.AfterFunc(time.Until(due)+time.Millisecond, func() {
-		r.postWait(r.timeUp)
-	})
+	wait := time.Until(due) + time.Millisecond
+	if r.clock != nil {
+		r.clock.Reset(wait) // one timer for the room's life: no allocation per move
+		return
+	}
+	r.clock = time.AfterFunc(wait, func() { r.postWait(r.timeUp) })
 }
 
 // timeUp stores the flag (or the abort) of a clock that has run out.
 func (r *liveRoom) timeUp() {
-	r.clock = nil
 	if r.loadErr != nil {
 		return
 	}
