@@ -307,24 +307,3 @@ func fullDown(occupied uint64, n uint, inFile uint64) uint64 {
 
 // flipVertical mirrors a bitboard top to bottom (rank 1 <-> rank 8).
 func flipVertical(x uint64) uint64 { return bits.ReverseBytes64(x) }
-
-// mirrorHorizontal mirrors a bitboard left to right (file a <-> file h).
-func mirrorHorizontal(x uint64) uint64 {
-	const k1, k2, k4 = 0x5555555555555555, 0x3333333333333333, 0x0F0F0F0F0F0F0F0F
-	x = (x>>1)&k1 | (x&k1)<<1
-	x = (x>>2)&k2 | (x&k2)<<2
-	x = (x>>4)&k4 | (x&k4)<<4
-	return x
-}
-
-// flipDiagonal mirrors a bitboard about the a1-h8 diagonal (b1 <-> a2).
-func flipDiagonal(x uint64) uint64 {
-	const k1, k2, k4 = 0x5500550055005500, 0x3333000033330000, 0x0F0F0F0F00000000
-	t := k4 & (x ^ x<<28)
-	x ^= t ^ t>>28
-	t = k2 & (x ^ x<<14)
-	x ^= t ^ t>>14
-	t = k1 & (x ^ x<<7)
-	x ^= t ^ t>>7
-	return x
-}

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/boardhall/boardhall/engine/reversi/internal/pattern"
 )
 
 // ffoFile holds FFO endgame positions #40-#44 with their exact scores and
@@ -314,7 +316,7 @@ func TestEvaluateSymmetric(t *testing.T) {
 	}{{"default", defaultParams}, {"linear", linearParams}, {"pattern", patternParams}} {
 		for _, p := range randomPositions(rng, 20)[:300] {
 			v := c.params.evaluate(p.me, p.opp)
-			for _, tr := range []func(uint64) uint64{flipVertical, mirrorHorizontal, flipDiagonal} {
+			for _, tr := range []func(uint64) uint64{flipVertical, pattern.Mirror, pattern.Transpose} {
 				if w := c.params.evaluate(tr(p.me), tr(p.opp)); w != v {
 					t.Fatalf("%s: eval %d, transformed %d\n%s", c.name, v, w, p.Diagram())
 				}

@@ -19,6 +19,7 @@ import (
 	"math/bits"
 
 	"github.com/boardhall/boardhall/engine/reversi"
+	"github.com/boardhall/boardhall/engine/reversi/internal/pattern"
 )
 
 // Player chooses moves. Move is only called when the side to move has a
@@ -200,10 +201,10 @@ func canonical(black, white uint64) [2]uint64 {
 	for i := 0; i < 8; i++ {
 		b, w := black, white
 		if i&1 != 0 {
-			b, w = transpose(b), transpose(w)
+			b, w = pattern.Transpose(b), pattern.Transpose(w)
 		}
 		if i&2 != 0 {
-			b, w = mirror(b), mirror(w)
+			b, w = pattern.Mirror(b), pattern.Mirror(w)
 		}
 		if i&4 != 0 {
 			b, w = bits.ReverseBytes64(b), bits.ReverseBytes64(w)
@@ -213,23 +214,4 @@ func canonical(black, white uint64) [2]uint64 {
 		}
 	}
 	return best
-}
-
-// mirror reverses the files of a bitboard.
-func mirror(x uint64) uint64 {
-	const k1, k2, k4 = 0x5555555555555555, 0x3333333333333333, 0x0F0F0F0F0F0F0F0F
-	x = (x>>1)&k1 | (x&k1)<<1
-	x = (x>>2)&k2 | (x&k2)<<2
-	return (x>>4)&k4 | (x&k4)<<4
-}
-
-// transpose flips a bitboard about the a1-h8 diagonal.
-func transpose(x uint64) uint64 {
-	const k1, k2, k4 = 0x5500550055005500, 0x3333000033330000, 0x0F0F0F0F00000000
-	t := k4 & (x ^ x<<28)
-	x ^= t ^ t>>28
-	t = k2 & (x ^ x<<14)
-	x ^= t ^ t>>14
-	t = k1 & (x ^ x<<7)
-	return x ^ t ^ t>>7
 }

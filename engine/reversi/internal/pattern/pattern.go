@@ -306,14 +306,16 @@ func diag(x, mask uint64, shift uint) uint8 {
 // after a flip about the a1-h8 diagonal.
 func images(x uint64, img *[8]uint64) {
 	v := bits.ReverseBytes64(x) // ranks reversed
-	h := mirror(x)              // files reversed
+	h := Mirror(x)              // files reversed
 	r := bits.ReverseBytes64(h) // half-turn
 	img[0], img[1], img[2], img[3] = x, v, h, r
-	img[4], img[5], img[6], img[7] = transpose(x), transpose(v), transpose(h), transpose(r)
+	img[4], img[5], img[6], img[7] = Transpose(x), Transpose(v), Transpose(h), Transpose(r)
 }
 
-// mirror reverses the files (a <-> h).
-func mirror(x uint64) uint64 {
+// Mirror reverses the files of a bitboard (a <-> h). With Transpose and a byte swap
+// (bits.ReverseBytes64, the ranks reversed) it makes the board's eight symmetries; the
+// engine and its tools use these rather than copies of their own.
+func Mirror(x uint64) uint64 {
 	const k1, k2, k4 = 0x5555555555555555, 0x3333333333333333, 0x0F0F0F0F0F0F0F0F
 	x = (x>>1)&k1 | (x&k1)<<1
 	x = (x>>2)&k2 | (x&k2)<<2
@@ -321,8 +323,8 @@ func mirror(x uint64) uint64 {
 	return x
 }
 
-// transpose flips about the a1-h8 diagonal (b1 <-> a2).
-func transpose(x uint64) uint64 {
+// Transpose flips a bitboard about the a1-h8 diagonal (b1 <-> a2).
+func Transpose(x uint64) uint64 {
 	const k1, k2, k4 = 0x5500550055005500, 0x3333000033330000, 0x0F0F0F0F00000000
 	t := k4 & (x ^ x<<28)
 	x ^= t ^ t>>28
