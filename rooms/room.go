@@ -622,7 +622,8 @@ func (r *liveRoom) goneFor(side Side, now time.Time) time.Duration {
 // gone and since when, when a claim is allowed, how many watch.
 func (r *liveRoom) decorate(v StateView) StateView {
 	v.Viewers, v.Spectators = r.seen.viewers(), r.seen.spectators
-	v.Presence = map[Side]bool{Black: r.seen.present[0], White: r.seen.present[1]}
+	// The view's own map (each view makes a fresh one): filled in, not made again.
+	v.Presence[Black], v.Presence[White] = r.seen.present[0], r.seen.present[1]
 	for i, side := range sides {
 		if r.state.seats[i].Kind != SeatHuman || r.seen.present[i] || r.seen.goneSince[i].IsZero() {
 			continue

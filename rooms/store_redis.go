@@ -333,26 +333,20 @@ func (s *RedisStore) List(ctx context.Context, limit int) ([]Summary, error) {
 	if len(ids) == 0 {
 		return []Summary{}, nil
 	}
-	pipe := s.rdb.Pipeline()
-	cmds := make([]*redis.StringCmd, len(ids))
-	for i, id := range ids {
-		cmds[i] = pipe.HGet(ctx, roomKey(id), "summary")
-	}
-	if _, err := pipe.Exec(ctx); err != nil && !errors.Is(err, redis.Nil) {
+	sums, err := s.summaries(ctx, ids)
+	if err != nil {
 		return nil, unavailable("list", err)
 	}
 	out := make([]Summary, 0, limit)
 	gone := map[int][]any{} // shard -> ids of rooms that expired
-	for i, cmd := range cmds {
-		raw, err := cmd.Bytes()
-		if err != nil {
+	for i, sum := range sums {
+		if sum == nil {
 			n := s.shardOf(ids[i])
 			gone[n] = append(gone[n], ids[i])
 			continue
 		}
-		var sum Summary
-		if json.Unmarshal(raw, &sum) == nil && len(out) < limit {
-			out = append(out, sum)
+		if len(out) < limit {
+			out = append(out, *sum)
 		}
 	}
 	if len(gone) > 0 {
@@ -362,6 +356,31 @@ func (s *RedisStore) List(ctx context.Context, limit int) ([]Summary, error) {
 			pipe.SRem(ctx, s.botsShard(n), ids...)
 		}
 		pipe.Exec(ctx)
+	}
+	return out, nil
+}
+
+// summaries reads the summaries of rooms in one round trip: nil for a room that no
+// longer exists (or whose summary cannot be read).
+func (s *RedisStore) summaries(ctx context.Context, ids []string) ([]*Summary, error) {
+	pipe := s.rdb.Pipeline()
+	cmds := make([]*redis.StringCmd, len(ids))
+	for i, id := range ids {
+		cmds[i] = pipe.HGet(ctx, roomKey(id), "summary")
+	}
+	if _, err := pipe.Exec(ctx); err != nil && !errors.Is(err, redis.Nil) {
+		return nil, err
+	}
+	out := make([]*Summary, len(ids))
+	for i, cmd := range cmds {
+		raw, err := cmd.Bytes()
+		if err != nil {
+			continue
+		}
+		var sum Summary
+		if json.Unmarshal(raw, &sum) == nil {
+			out[i] = &sum
+		}
 	}
 	return out, nil
 }

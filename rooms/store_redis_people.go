@@ -3,7 +3,7 @@ package rooms
 import (
 	"context"
 	"encoding/json"
-	"errors"
+	"slices"
 	"strconv"
 	"time"
 
@@ -111,43 +111,26 @@ func (s *RedisStore) PlayerRooms(ctx context.Context, identity string, limit int
 	if err != nil {
 		return nil, unavailable("player rooms", err)
 	}
-	pipe := s.rdb.Pipeline()
-	cmds := make([]*redis.StringCmd, len(ids))
-	for i, id := range ids {
-		cmds[i] = pipe.HGet(ctx, roomKey(id), "summary")
-	}
-	if _, err := pipe.Exec(ctx); err != nil && !errors.Is(err, redis.Nil) {
+	sums, err := s.summaries(ctx, ids)
+	if err != nil {
 		return nil, unavailable("player rooms", err)
 	}
 	out := make([]PlayerRoom, 0, len(ids))
-	for i, cmd := range cmds {
-		raw, err := cmd.Bytes()
-		if err != nil {
+	for i, sum := range sums {
+		if sum == nil {
 			continue // the room expired
 		}
-		var p PlayerRoom
-		if json.Unmarshal(raw, &p.Summary) != nil {
-			continue
-		}
+		p := PlayerRoom{Summary: *sum}
 		if seat, ok := seats[i].(string); ok {
 			p.MySeat = Side(seat)
 		}
 		out = append(out, p)
 	}
-	sortByUpdate(out)
+	slices.SortFunc(out, func(a, b PlayerRoom) int { return b.UpdatedAt.Compare(a.UpdatedAt) })
 	if len(out) > limit {
 		out = out[:limit]
 	}
 	return out, nil
-}
-
-// sortByUpdate orders rooms most recently active first.
-func sortByUpdate(rooms []PlayerRoom) {
-	for i := 1; i < len(rooms); i++ {
-		for j := i; j > 0 && rooms[j].UpdatedAt.After(rooms[j-1].UpdatedAt); j-- {
-			rooms[j], rooms[j-1] = rooms[j-1], rooms[j]
-		}
-	}
 }
 
 // pairScript is quick pairing's atomic step: drop expired tickets, take the oldest other
