@@ -256,19 +256,30 @@ export function mountLobby(root, navigate) {
       h('label', { class: 'name-field' }, 'Your name ', name),
       game, gomokuOpts, clock.el, colour, opponent.el, hint, submit, playNowHint, playNow);
 
-    playNow.addEventListener('click', () => {
+    /**
+     * checkNameAndClock reads the name and the time control both buttons need,
+     * saying what is wrong (and focusing it) when one is not right.
+     */
+    function checkNameAndClock() {
       const n = setPlayerName(name.value);
       if (!n) {
         toast('Please enter a name (1 to 24 characters).', 'error');
         name.focus();
-        return;
+        return null;
       }
       const tc = clock.value();
       if ('error' in tc) {
         toast(tc.error, 'error', 'bad_request');
         clock.focus();
-        return;
+        return null;
       }
+      return { n, tc };
+    }
+
+    playNow.addEventListener('click', () => {
+      const checked = checkNameAndClock();
+      if (!checked) return;
+      const { n, tc } = checked;
       const info = current();
       const gomoku = info.game === 'gomoku';
       /** @type {import('./pairing.js').PairAsk} */
@@ -323,18 +334,9 @@ export function mountLobby(root, navigate) {
     });
     el.addEventListener('submit', async (e) => {
       e.preventDefault();
-      const n = setPlayerName(name.value);
-      if (!n) {
-        toast('Please enter a name (1 to 24 characters).', 'error');
-        name.focus();
-        return;
-      }
-      const tc = clock.value();
-      if ('error' in tc) {
-        toast(tc.error, 'error', 'bad_request');
-        clock.focus();
-        return;
-      }
+      const checked = checkNameAndClock();
+      if (!checked) return;
+      const { n, tc } = checked;
       const info = current();
       const picked = /** @type {HTMLInputElement|null} */ (el.querySelector('input[name=colour]:checked'))?.value || 'black';
       const watch = picked === 'watch';

@@ -5,7 +5,7 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import {
-  chromiumMissing, buildServer, startServer, startRedis, REDIS_SERVER, launchBrowser, roomState, waitRoom, shot, watchErrors,
+  chromiumMissing, buildServer, startServer, startRedis, REDIS_SERVER, launchBrowser, roomState, waitRoom, shot, openPerson,
 } from './harness.js';
 
 const missing = chromiumMissing();
@@ -47,35 +47,19 @@ describe('web client in chromium', { skip: missing || false }, () => {
    * @param {string} name
    * @param {{viewport?: {width: number, height: number}, colorScheme?: 'light'|'dark', baseURL?: string}} [opts]
    */
-  async function person(name, opts = {}) {
-    const context = await browser.newContext({ viewport: opts.viewport || DESKTOP, colorScheme: opts.colorScheme || 'light', baseURL: opts.baseURL || server.url });
-    await context.addInitScript((n) => {
-      if (!localStorage.getItem('boardhall.name')) localStorage.setItem('boardhall.name', n);
-    }, name);
-    // Record every search depth the thinking indicator shows, however briefly.
-    await context.addInitScript(() => {
-      const seen = /** @type {string[]} */ ([]);
-      Object.defineProperty(window, '__thinkingSeen', { value: seen });
-      new MutationObserver(() => {
-        const d = document.querySelector('#thinking .think-depth');
-        if (d && d.textContent && seen[seen.length - 1] !== d.textContent) seen.push(d.textContent);
-      }).observe(document, { subtree: true, childList: true, characterData: true });
+  function person(name, opts = {}) {
+    return openPerson(browser, name, pageErrors, {
+      viewport: opts.viewport || DESKTOP, colorScheme: opts.colorScheme, baseURL: opts.baseURL || server.url,
+      // Record every search depth the thinking indicator shows, however briefly.
+      initScripts: [() => {
+        const seen = /** @type {string[]} */ ([]);
+        Object.defineProperty(window, '__thinkingSeen', { value: seen });
+        new MutationObserver(() => {
+          const d = document.querySelector('#thinking .think-depth');
+          if (d && d.textContent && seen[seen.length - 1] !== d.textContent) seen.push(d.textContent);
+        }).observe(document, { subtree: true, childList: true, characterData: true });
+      }],
     });
-    // Record every toast's text, since a toast goes away after a few seconds.
-    await context.addInitScript(() => {
-      const seen = /** @type {string[]} */ ([]);
-      Object.defineProperty(window, '__toastsSeen', { value: seen });
-      new MutationObserver((records) => {
-        for (const r of records) {
-          for (const n of r.addedNodes) {
-            if (n instanceof HTMLElement && n.classList.contains('toast')) seen.push(n.firstElementChild?.textContent || '');
-          }
-        }
-      }).observe(document, { subtree: true, childList: true });
-    });
-    const page = await context.newPage();
-    watchErrors(page, name, pageErrors);
-    return page;
   }
 
   /**

@@ -7,7 +7,7 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  chromiumMissing, buildServer, startServer, launchBrowser, roomState, waitRoom, shot, watchErrors,
+  chromiumMissing, buildServer, startServer, launchBrowser, roomState, waitRoom, shot, openPerson,
 } from './harness.js';
 
 const missing = chromiumMissing();
@@ -40,20 +40,11 @@ describe('the hall in chromium', { skip: missing || false }, () => {
   });
 
   /**
-   * person opens a fresh browser context (its own localStorage), with a name
-   * saved unless name is empty.
+   * person opens a fresh browser context with its own storage (harness.js openPerson).
    * @param {string} name
    */
-  async function person(name) {
-    const context = await browser.newContext({ viewport: VIEWPORT, baseURL: server.url });
-    if (name) {
-      await context.addInitScript((n) => {
-        if (!localStorage.getItem('boardhall.name')) localStorage.setItem('boardhall.name', n);
-      }, name);
-    }
-    const page = await context.newPage();
-    watchErrors(page, name || 'nameless', pageErrors);
-    return page;
+  function person(name) {
+    return openPerson(browser, name, pageErrors, { baseURL: server.url, viewport: VIEWPORT });
   }
 
   /**

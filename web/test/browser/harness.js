@@ -227,3 +227,38 @@ export function watchErrors(page, who, sink) {
     if (m.type() === 'error' && !/WebSocket connection|Failed to load resource/.test(m.text())) sink.push(`${who}: console: ${m.text()}`);
   });
 }
+
+/**
+ * openPerson opens a fresh browser context (its own localStorage, so its own
+ * seat grants and identity) and a page in it: the player's name saved unless
+ * name is empty, every toast's text recorded in window.__toastsSeen (a toast
+ * goes away after a few seconds), page errors collected in errors, and any
+ * further init scripts run before the page's own.
+ * @param {import('playwright-core').Browser} browser
+ * @param {string} name
+ * @param {string[]} errors
+ * @param {{baseURL: string, viewport: {width: number, height: number}, colorScheme?: 'light'|'dark', initScripts?: (() => void)[]}} opts
+ */
+export async function openPerson(browser, name, errors, opts) {
+  const context = await browser.newContext({ viewport: opts.viewport, colorScheme: opts.colorScheme || 'light', baseURL: opts.baseURL });
+  if (name) {
+    await context.addInitScript((n) => {
+      if (!localStorage.getItem('boardhall.name')) localStorage.setItem('boardhall.name', n);
+    }, name);
+  }
+  await context.addInitScript(() => {
+    const seen = /** @type {string[]} */ ([]);
+    Object.defineProperty(window, '__toastsSeen', { value: seen });
+    new MutationObserver((records) => {
+      for (const r of records) {
+        for (const n of r.addedNodes) {
+          if (n instanceof HTMLElement && n.classList.contains('toast')) seen.push(n.firstElementChild?.textContent || '');
+        }
+      }
+    }).observe(document, { subtree: true, childList: true });
+  });
+  for (const script of opts.initScripts || []) await context.addInitScript(script);
+  const page = await context.newPage();
+  watchErrors(page, name || 'nameless', errors);
+  return page;
+}

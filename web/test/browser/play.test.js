@@ -7,7 +7,7 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  chromiumMissing, buildServer, startServer, launchBrowser, roomState, waitRoom, shot, watchErrors,
+  chromiumMissing, buildServer, startServer, launchBrowser, roomState, waitRoom, shot, openPerson, watchErrors,
 } from './harness.js';
 
 const missing = chromiumMissing();
@@ -47,31 +47,12 @@ describe('playing people in chromium', { skip: missing || false }, () => {
   });
 
   /**
-   * person opens a fresh browser context (its own localStorage), with a name
-   * saved unless name is empty, recording every toast it shows.
+   * person opens a fresh browser context with its own storage, recording every
+   * toast it shows (harness.js openPerson).
    * @param {string} name
    */
-  async function person(name) {
-    const context = await browser.newContext({ viewport: VIEWPORT, baseURL: server.url });
-    if (name) {
-      await context.addInitScript((n) => {
-        if (!localStorage.getItem('boardhall.name')) localStorage.setItem('boardhall.name', n);
-      }, name);
-    }
-    await context.addInitScript(() => {
-      const seen = /** @type {string[]} */ ([]);
-      Object.defineProperty(window, '__toastsSeen', { value: seen });
-      new MutationObserver((records) => {
-        for (const r of records) {
-          for (const n of r.addedNodes) {
-            if (n instanceof HTMLElement && n.classList.contains('toast')) seen.push(n.firstElementChild?.textContent || '');
-          }
-        }
-      }).observe(document, { subtree: true, childList: true });
-    });
-    const page = await context.newPage();
-    watchErrors(page, name || 'nameless', pageErrors);
-    return page;
+  function person(name) {
+    return openPerson(browser, name, pageErrors, { baseURL: server.url, viewport: VIEWPORT });
   }
 
   /**
