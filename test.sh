@@ -34,6 +34,27 @@ if [ -n "${CI:-}" ] && ! command -v redis-server >/dev/null 2>&1 && [ -z "${TEST
   exit 1
 fi
 
+# Where a docker client exists, a test checks docker-compose.yml with `docker compose
+# config`. Debian 12 packages no Compose v2 plugin, so build it once from its Go module
+# into the user's docker plugin folder (about two minutes; nothing lands in this tree).
+compose_version=v2.40.3
+if command -v docker >/dev/null 2>&1 && ! docker compose version >/dev/null 2>&1; then
+  plugins="${DOCKER_CONFIG:-$HOME/.docker}/cli-plugins"
+  say "building the docker compose plugin $compose_version into $plugins (once)"
+  build=$(mktemp -d)
+  if src=$(cd "$build" && GOFLAGS= GOWORK=off go mod download -json "github.com/docker/compose/v2@$compose_version" |
+      sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p') && [ -n "$src" ] &&
+    cp -r "$src" "$build/src" && chmod -R u+w "$build/src" && mkdir -p "$plugins" &&
+    (cd "$build/src" && GOFLAGS= GOWORK=off nice go build -trimpath \
+      -ldflags "-X github.com/docker/compose/v2/internal.Version=$compose_version" \
+      -o "$plugins/docker-compose" ./cmd); then
+    docker compose version
+  else
+    echo "could not build the docker compose plugin; TestComposeFile will say so" >&2
+  fi
+  rm -rf "$build"
+fi
+
 # Logs and a throwaway Redis on a free loopback port, gone when this script ends (the
 # logs are kept when something failed).
 workdir=$(mktemp -d)

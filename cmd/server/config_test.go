@@ -206,7 +206,16 @@ func TestComposeFile(t *testing.T) {
 	}
 	require.Equal(t, map[string]int{"": 2, "sentinel": 2, "cluster": 2}, nodes, "two nodes per topology")
 
-	if err := exec.Command("docker", "compose", "version").Run(); err != nil {
+	if _, err := exec.LookPath("docker"); err != nil {
+		t.Logf("no docker client (%v): the file was checked by this test alone", err)
+		return
+	}
+	if out, err := exec.Command("docker", "compose", "version").CombinedOutput(); err != nil {
+		// test.sh builds the plugin where a docker client exists; in CI its absence is a
+		// failure, as a missing Redis is.
+		if os.Getenv("CI") != "" {
+			t.Fatalf("a docker client without the compose plugin (%v: %s): test.sh should have built it", err, out)
+		}
 		t.Logf("docker compose not available (%v): the file was checked by this test alone", err)
 		return
 	}
