@@ -2,6 +2,7 @@ package rooms
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"strconv"
 	"strings"
@@ -21,40 +22,33 @@ import (
 // On one Redis (or Sentinel's master) every room's channel rides one connection per node
 // (SUBSCRIBE, PUBLISH). On a Cluster plain pub/sub would copy every message to every
 // shard, so rooms use sharded pub/sub (SSUBSCRIBE, SPUBLISH): a room's message goes to
-// the master of the room's slot and its replica only. Redis takes an SSUBSCRIBE for one
-// slot at a time, so a node holds one pub/sub connection per slot it has rooms in (at
-// most one per room loaded, at most 16,384), each opened with its first room and closed
-// with its last.
+// the master of the room's slot and its replica only. A node holds one pub/sub connection
+// per master that serves a slot with a loaded room, and subscribes again by itself after
+// a failover or a slot migration (shardSubs).
 type RedisBroker struct {
 	rdb     redis.UniversalClient
 	cluster *redis.ClusterClient // rdb, when it is a Cluster client
 	ps      *redis.PubSub        // one Redis: every room's channel
+	shards  *shardSubs           // Cluster: the sharded subscriptions
 	log     *slog.Logger
 
 	mu   sync.Mutex
 	subs map[string]func([]byte) // channel -> deliver
 
-	slotMu sync.Mutex        // guards slots; held across a slot's (un)subscribe
-	slots  map[int]*slotSubs // Cluster: hash slot -> its sharded subscription
-	wg     sync.WaitGroup    // readers of the slots' connections
-	done   chan struct{}
-}
-
-// slotSubs is a Cluster node's sharded subscription to the channels of one hash slot.
-type slotSubs struct {
-	ps       *redis.PubSub
-	channels int
+	done chan struct{} // one Redis: closed when the reader of ps ends
 }
 
 var _ Broker = (*RedisBroker)(nil)
 
-// NewRedisBroker returns a Broker on rdb. It starts one goroutine that reads the node's
-// pub/sub connection until Close; go-redis reconnects it and resubscribes after an
-// outage (messages published meanwhile are lost, which the seq check covers).
+// NewRedisBroker returns a Broker on rdb. On one Redis it starts one goroutine that reads
+// the node's pub/sub connection until Close; go-redis reconnects it and resubscribes after
+// an outage (messages published meanwhile are lost, which the seq check covers). On a
+// Cluster it starts shardSubs, which does the same per master.
 func NewRedisBroker(rdb redis.UniversalClient, log *slog.Logger) *RedisBroker {
 	b := &RedisBroker{rdb: rdb, log: log, subs: map[string]func([]byte){}, done: make(chan struct{})}
 	if cc, ok := rdb.(*redis.ClusterClient); ok {
-		b.cluster, b.slots = cc, map[int]*slotSubs{}
+		b.cluster = cc
+		b.shards = newShardSubs(cc, b.dispatch)
 		close(b.done)
 		return b
 	}
@@ -84,12 +78,17 @@ func (b *RedisBroker) run(ps *redis.PubSub) {
 	// A large channel buffer rides out bursts; go-redis drops messages rather than
 	// block its reader when the buffer is full for longer than the send timeout.
 	for msg := range ps.Channel(redis.WithChannelSize(4096)) {
-		b.mu.Lock()
-		deliver := b.subs[msg.Channel]
-		b.mu.Unlock()
-		if deliver != nil {
-			deliver([]byte(msg.Payload))
-		}
+		b.dispatch(msg.Channel, []byte(msg.Payload))
+	}
+}
+
+// dispatch hands msg to the subscriber of channel, if it still has one.
+func (b *RedisBroker) dispatch(channel string, msg []byte) {
+	b.mu.Lock()
+	deliver := b.subs[channel]
+	b.mu.Unlock()
+	if deliver != nil {
+		deliver(msg)
 	}
 }
 
@@ -98,6 +97,15 @@ func (b *RedisBroker) Publish(ctx context.Context, room string, msg []byte) erro
 	var err error
 	if b.cluster != nil {
 		err = b.cluster.SPublish(ctx, channelOf(room), msg).Err()
+		var answer redis.Error
+		if err != nil && !errors.As(err, &answer) {
+			// A Cluster client learns a new slot map from MOVED answers, or once its map
+			// is a minute old (ClusterStateReloadInterval); a master that died answers
+			// nothing, so without this every publish to its slots would go on dialing
+			// the dead address for up to that minute. ReloadState loads the map in the
+			// background, at most once per 200 ms however often it is called.
+			b.cluster.ReloadState(ctx)
+		}
 	} else {
 		err = b.rdb.Publish(ctx, channelOf(room), msg).Err()
 	}
@@ -114,12 +122,12 @@ func (b *RedisBroker) Subscribe(room string, deliver func([]byte)) (func(), erro
 	b.subs[ch] = deliver
 	b.mu.Unlock()
 	if b.cluster != nil {
-		b.sharded(ch, true)
+		b.shards.subscribe(ch)
 		return func() {
 			b.mu.Lock()
 			delete(b.subs, ch)
 			b.mu.Unlock()
-			b.sharded(ch, false)
+			b.shards.unsubscribe(ch)
 		}, nil
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), backendTimeout)
@@ -137,44 +145,6 @@ func (b *RedisBroker) Subscribe(room string, deliver func([]byte)) (func(), erro
 		defer cancel()
 		b.ps.Unsubscribe(ctx, ch)
 	}, nil
-}
-
-// sharded subscribes (on) or unsubscribes a channel on its slot's connection, opening
-// the connection with the slot's first channel and closing it with its last.
-func (b *RedisBroker) sharded(ch string, on bool) {
-	slot := redisSlot(ch)
-	b.slotMu.Lock()
-	defer b.slotMu.Unlock()
-	ss := b.slots[slot]
-	ctx, cancel := context.WithTimeout(context.Background(), backendTimeout)
-	defer cancel()
-	if !on {
-		if ss == nil {
-			return
-		}
-		if ss.channels--; ss.channels > 0 {
-			ss.ps.SUnsubscribe(ctx, ch)
-			return
-		}
-		delete(b.slots, slot)
-		ss.ps.Close() // its reader ends with it
-		return
-	}
-	if ss == nil {
-		// go-redis connects this pub/sub to the master of the slot of its channels, and
-		// again to the new master after a failover, subscribing them all again.
-		ss = &slotSubs{ps: b.cluster.SSubscribe(ctx)}
-		b.slots[slot] = ss
-		b.wg.Add(1)
-		go func() {
-			defer b.wg.Done()
-			b.run(ss.ps)
-		}()
-	}
-	ss.channels++
-	if err := ss.ps.SSubscribe(ctx, ch); err != nil {
-		b.log.Warn("redis ssubscribe failed; will resubscribe on reconnect", "channel", ch, "err", err)
-	}
 }
 
 // SetPresence implements Broker.
@@ -254,14 +224,8 @@ func (b *RedisBroker) Release(ctx context.Context, key, owner string) error {
 
 // Close implements Broker.
 func (b *RedisBroker) Close() error {
-	if b.cluster != nil {
-		b.slotMu.Lock()
-		for slot, ss := range b.slots {
-			ss.ps.Close()
-			delete(b.slots, slot)
-		}
-		b.slotMu.Unlock()
-		b.wg.Wait()
+	if b.shards != nil {
+		b.shards.close()
 		return nil
 	}
 	err := b.ps.Close()
