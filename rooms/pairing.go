@@ -59,9 +59,6 @@ func (r PairRequest) check() (Meta, pairTicket, error) {
 	return meta, me, nil
 }
 
-// pairWait is how long a player waits in the queue before being offered a bot.
-const pairWait = 30 * time.Second
-
 // pairTicket is a player's place in a pairing queue: an id, and who they are, so that the
 // player who finds it can seat them.
 type pairTicket struct {
@@ -81,7 +78,7 @@ type pairNews struct {
 func pairChannel(ticketID string) string { return "pair-" + ticketID }
 
 // Pair seats the player with the next who asks the same, on any node: it waits up to
-// pairWait (or until ctx is done: the player left the queue) for someone, then answers with
+// Config.PairWait (or until ctx is done: the player left the queue) for someone, then answers with
 // a bot level to offer instead. Errors are *Error or the Store's.
 func (s *Service) Pair(ctx context.Context, req PairRequest) (Paired, error) {
 	meta, me, err := req.check()
@@ -103,7 +100,7 @@ func (s *Service) Pair(ctx context.Context, req PairRequest) (Paired, error) {
 	}
 	defer unsub()
 	bctx, cancel := backendContext(ctx)
-	theirs, err := s.store.Pair(bctx, queue, string(mustJSON(me)), pairWait)
+	theirs, err := s.store.Pair(bctx, queue, string(mustJSON(me)), s.cfg.PairWait)
 	cancel()
 	if err != nil {
 		return Paired{}, err
@@ -122,7 +119,7 @@ func (s *Service) Pair(ctx context.Context, req PairRequest) (Paired, error) {
 			return Paired{}, errorf(CodeInternal, "pairing news that cannot be read: %v", err)
 		}
 		return Paired{Room: n.Room, Seat: n.Seat, Token: n.Token}, nil
-	case <-time.After(pairWait):
+	case <-time.After(s.cfg.PairWait):
 	case <-ctx.Done():
 	}
 	// Leave the queue; news may still have come in the meantime.

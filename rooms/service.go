@@ -37,6 +37,9 @@ type Config struct {
 	// ClaimGrace is how long a seated player may be disconnected before the opponent may
 	// claim the game (default 0: by the time control, 15 s to 60 s; docs/protocol.md).
 	ClaimGrace time.Duration
+	// PairWait is how long quick pairing looks for an opponent before it offers a bot
+	// instead (default 30 s).
+	PairWait time.Duration
 	// Inbox is the length of each live room's command queue (default 256). When it is
 	// full, commands fail with `busy`.
 	Inbox int
@@ -66,6 +69,9 @@ func (c *Config) fill() {
 	}
 	if c.Inbox <= 0 {
 		c.Inbox = 256
+	}
+	if c.PairWait <= 0 {
+		c.PairWait = 30 * time.Second
 	}
 	if c.Logger == nil {
 		c.Logger = slog.Default()

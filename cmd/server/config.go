@@ -34,6 +34,7 @@ type Config struct {
 	BotPace           time.Duration
 	BotLease          time.Duration
 	ClaimGrace        time.Duration
+	PairWait          time.Duration
 	FinishedTTL       time.Duration
 	IdleTTL           time.Duration
 	WaitingTTL        time.Duration
@@ -115,15 +116,22 @@ func loadConfig(args []string, getenv func(string) string) (Config, error) {
 	fs.StringVar(&origins, "allowed-origins", env("ALLOWED_ORIGINS", ""), "comma-separated extra origins allowed to open WebSockets (ALLOWED_ORIGINS)")
 	fs.StringVar(&logLevel, "log-level", env("LOG_LEVEL", "info"), "debug, info, warn or error (LOG_LEVEL)")
 
+	// The numeric flags take their environment variable after registration (below), so
+	// that a bad value is reported like a bad flag.
+	type envFlag struct{ env, flag string }
+	var envFlags []envFlag
 	intVar := func(p *int, name, envName string, def int, usage string) {
 		fs.IntVar(p, name, def, usage+" ("+envName+")")
+		envFlags = append(envFlags, envFlag{envName, name})
 	}
 	durVar := func(p *time.Duration, name, envName string, def time.Duration, usage string) {
 		fs.DurationVar(p, name, def, usage+" ("+envName+")")
+		envFlags = append(envFlags, envFlag{envName, name})
 	}
 	var maxMsg int
 	intVar(&maxMsg, "max-message-bytes", "MAX_MESSAGE_BYTES", 4096, "largest WebSocket frame a client may send")
 	fs.Float64Var(&c.MessagesPerSecond, "messages-per-second", 20, "messages per second one connection may send (MESSAGES_PER_SECOND)")
+	envFlags = append(envFlags, envFlag{"MESSAGES_PER_SECOND", "messages-per-second"})
 	intVar(&c.MessageBurst, "message-burst", "MESSAGE_BURST", 40, "burst of messages above the rate")
 	intVar(&c.MaxConnsPerIP, "max-conns-per-ip", "MAX_CONNS_PER_IP", 256, "open WebSockets allowed per client address (negative: no limit)")
 	intVar(&c.SendQueue, "send-queue", "SEND_QUEUE", 128, "messages queued for a slow client before it is dropped")
@@ -133,6 +141,7 @@ func loadConfig(args []string, getenv func(string) string) (Config, error) {
 	durVar(&c.BotPace, "bot-pace", "BOT_PACE", 600*time.Millisecond, "least time per move in bot-vs-bot games")
 	durVar(&c.BotLease, "bot-lease", "BOT_LEASE", 15*time.Second, "how long a node's claim on a bot search lasts unrenewed")
 	durVar(&c.ClaimGrace, "claim-grace", "CLAIM_GRACE", 0, "how long a player may be gone before the opponent may claim the game (0: 15 s to 60 s by the time control)")
+	durVar(&c.PairWait, "pair-wait", "PAIR_WAIT", 30*time.Second, "how long quick pairing looks for an opponent before it offers a bot")
 	durVar(&c.FinishedTTL, "finished-ttl", "FINISHED_TTL", rooms.DefaultTTLs.Finished, "how long a finished room is kept")
 	durVar(&c.IdleTTL, "idle-ttl", "IDLE_TTL", rooms.DefaultTTLs.Idle, "how long an unfinished room is kept without activity")
 	durVar(&c.WaitingTTL, "waiting-ttl", "WAITING_TTL", rooms.DefaultTTLs.Waiting, "how long a room waiting for a player, with no move, is kept without activity")
@@ -142,13 +151,10 @@ func loadConfig(args []string, getenv func(string) string) (Config, error) {
 	durVar(&c.Redis.WaitTimeout, "redis-wait-timeout", "REDIS_WAIT_TIMEOUT", 500*time.Millisecond, "how long a move waits for those replicas before it is answered unavailable")
 
 	// Environment values for the flags registered with defaults above.
-	for _, name := range []string{"MAX_MESSAGE_BYTES", "MESSAGES_PER_SECOND", "MESSAGE_BURST", "MAX_CONNS_PER_IP",
-		"SEND_QUEUE", "BOT_WORKERS", "BOT_QUEUE", "BOT_MOVE_TIME", "BOT_PACE", "BOT_LEASE", "CLAIM_GRACE", "FINISHED_TTL", "WAITING_TTL", "ROOMS_PER_MINUTE",
-		"IDLE_TTL", "SHUTDOWN_GRACE", "REDIS_WAIT_REPLICAS", "REDIS_WAIT_TIMEOUT"} {
-		if v := getenv(name); v != "" {
-			flagName := strings.ReplaceAll(strings.ToLower(name), "_", "-")
-			if err := fs.Set(flagName, v); err != nil {
-				return c, fmt.Errorf("%s=%q: %v", name, v, err)
+	for _, f := range envFlags {
+		if v := getenv(f.env); v != "" {
+			if err := fs.Set(f.flag, v); err != nil {
+				return c, fmt.Errorf("%s=%q: %v", f.env, v, err)
 			}
 		}
 	}
@@ -184,6 +190,8 @@ func loadConfig(args []string, getenv func(string) string) (Config, error) {
 		return c, fmt.Errorf("messages-per-second and message-burst must be positive")
 	case c.FinishedTTL <= 0 || c.IdleTTL <= 0 || c.WaitingTTL <= 0:
 		return c, fmt.Errorf("TTLs must be positive")
+	case c.PairWait <= 0:
+		return c, fmt.Errorf("pair-wait must be positive, not %v", c.PairWait)
 	}
 	return c, nil
 }

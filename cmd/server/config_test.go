@@ -65,6 +65,7 @@ func TestLoadConfig(t *testing.T) {
 		"stray argument":           {args: []string{"extra"}},
 		"unknown flag":             {args: []string{"-colour", "red"}},
 		"zero ttl":                 {args: []string{"-idle-ttl", "0s"}},
+		"zero pair wait":           {env: map[string]string{"PAIR_WAIT": "0s"}},
 		"zero message rate":        {args: []string{"-messages-per-second", "0"}},
 		"sentinel without master":  {env: map[string]string{"REDIS_SENTINEL_ADDRS": "127.0.0.1:26379"}},
 		"master without sentinels": {env: map[string]string{"REDIS_SENTINEL_MASTER": "hall"}},

@@ -184,8 +184,8 @@ func TestMyGames(t *testing.T) {
 }
 
 // TestQuickPairing: two people asking for the same game on two nodes are seated together
-// in one room, in opposite colours, with working seat tokens; a third, alone, is offered
-// a bot in the end.
+// in one room, in opposite colours, with working seat tokens; another game's queue is
+// apart, and unpair leaves the queue.
 func TestQuickPairing(t *testing.T) {
 	t.Parallel()
 	a, b := twoNodes(t)
@@ -212,6 +212,26 @@ func TestQuickPairing(t *testing.T) {
 	eve.ok(msg{"type": "pair", "game": "gomoku", "name": "Eve"})
 	eve.ok(msg{"type": "unpair"})
 	eve.fails(msg{"type": "pair", "game": "chess", "name": "Eve"}, "bad_request")
+}
+
+// TestQuickPairingAlone: a person nobody joins within -pair-wait is offered a bot of the
+// game's middle level, and has left the queue: the next person asking waits in turn
+// rather than being seated with them.
+func TestQuickPairingAlone(t *testing.T) {
+	t.Parallel()
+	cfg := testConfig(t)
+	cfg.PairWait = 300 * time.Millisecond
+	addr := startServer(t, cfg)
+	ask := func(c *client, name string) msg {
+		id := c.send(msg{"type": "pair", "game": "gomoku", "name": name})
+		require.Equal(t, "ack", c.answer(id).str("type"))
+		return c.waitFor(name+"'s answer", func(m msg) bool { return m.num("id") == id && m.str("type") != "ack" })
+	}
+	for _, name := range []string{"Lea", "Max"} {
+		m := ask(dial(t, addr), name)
+		require.Equal(t, "pair_expired", m.str("type"), "%s: %v", name, m)
+		require.Equal(t, float64(3), m["botLevel"], "the middle of Gomoku's six levels")
+	}
 }
 
 // A clock outside its bounds is refused with 400 and no room is made.

@@ -68,7 +68,7 @@ func run(ctx context.Context, cfg Config, log *slog.Logger, ready chan<- string)
 
 	bots := rooms.NewBotPool(cfg.BotWorkers, cfg.BotQueue)
 	svc := rooms.NewService(store, broker, bots, rooms.Config{
-		Node: cfg.Node, BotMoveTime: cfg.BotMoveTime, BotPace: cfg.BotPace, BotLease: cfg.BotLease, ClaimGrace: cfg.ClaimGrace,
+		Node: cfg.Node, BotMoveTime: cfg.BotMoveTime, BotPace: cfg.BotPace, BotLease: cfg.BotLease, ClaimGrace: cfg.ClaimGrace, PairWait: cfg.PairWait,
 		Logger: log, Metrics: rooms.NewMetrics(reg),
 	})
 	h := hub.New(svc, hub.Config{

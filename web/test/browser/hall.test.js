@@ -28,7 +28,9 @@ describe('the hall in chromium', { skip: missing || false }, () => {
 
   before(async () => {
     build = await buildServer();
-    server = await startServer(build);
+    // Quick pairing offers a bot after 8 s alone instead of the default 30 s: long enough
+    // for the two-browser pairing test to meet, short enough not to idle.
+    server = await startServer(build, { args: ['-pair-wait', '8s'] });
     browser = await launchBrowser();
   });
 
@@ -251,8 +253,8 @@ describe('the hall in chromium', { skip: missing || false }, () => {
     await lea.locator('#gomoku-size').selectOption('19');
     await lea.locator('#play-now').click();
     await lea.locator('#pairing-text', { hasText: 'Looking for an opponent for Gomoku 19×19 · freestyle' }).waitFor();
-    // The server waits 30 s for a second person before it offers a bot.
-    await lea.locator('#pair-bot').waitFor({ timeout: 60_000 });
+    // The server waits 8 s (-pair-wait, above) for a second person before it offers a bot.
+    await lea.locator('#pair-bot').waitFor({ timeout: 30_000 });
     const offer = await lea.locator('#pairing-text').textContent() || '';
     const level = (/level (\d+)/.exec(offer) || [])[1];
     assert.ok(level, offer);
