@@ -435,6 +435,21 @@ func (p *peer) rejoin(ctx context.Context) bool {
 	}
 }
 
+// resync joins the room again on the open socket with the peer's seat token and last
+// seq: the answer's state replaces the room's (see handleMsg).
+func (p *peer) resync(ctx context.Context) {
+	p.mu.Lock()
+	token := p.token
+	p.mu.Unlock()
+	join := map[string]any{"type": "join", "room": p.room.id, "since": p.lastSeq.Load()}
+	if token != "" {
+		join["token"] = token
+	}
+	if _, err := p.ask(ctx, join, "joined"); err != nil && ctx.Err() == nil {
+		p.room.rec.fail("resync_" + errorCode(err))
+	}
+}
+
 // handle processes one frame; it returns true if the server asked the client to go
 // elsewhere.
 func (p *peer) handle(data []byte) bool {
@@ -464,7 +479,13 @@ func (p *peer) handleMsg(m serverMsg, now time.Time) bool {
 		for _, e := range m.Events {
 			p.sawEvent(e.Seq, now)
 		}
-		if m.State != nil {
+		switch {
+		case m.State != nil && m.Full && m.State.Version < p.lastSeq.Load():
+			// The whole log, and it ends before events this client saw: the store lost
+			// them, and the room's log went back.
+			p.lastSeq.Store(m.State.Version)
+			p.room.replaceState(*m.State)
+		case m.State != nil:
 			p.room.setState(*m.State)
 		}
 	case "reconnect":

@@ -77,6 +77,8 @@ type roomRun struct {
 	takeBacks  int   // finished games taken back to play on
 	botMoves   int   // bot moves seen
 	botMovesAt int64 // the seq of the last bot move seen
+	failures   int   // requests answered with an error or not at all
+	wentBack   int   // times the room's log went back (a full join older than our state)
 }
 
 // setState keeps st if it is newer than the state we have.
@@ -92,6 +94,19 @@ func (r *roomRun) setState(st stateView) {
 			r.botMoves++
 			r.botMovesAt = st.Version
 		}
+	}
+	r.state = st
+	r.notifyLocked()
+}
+
+// replaceState takes st, the state of a full join whose log ends before events a client
+// saw: the server's log is all there is (docs/protocol.md: a client then replaces what it
+// had). That happens when the store lost events (a Redis failover without WAIT).
+func (r *roomRun) replaceState(st stateView) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.state.ID != "" && st.Version < r.state.Version {
+		r.wentBack++
 	}
 	r.state = st
 	r.notifyLocked()
@@ -253,12 +268,25 @@ func (r *roomRun) step(ctx context.Context) {
 }
 
 // failed counts a failed request and waits for what will let the room go on: the
-// player's socket back, or a newer state.
+// player's socket back, or a newer state. A stale move with no newer state in sight
+// means the room is not where this client thinks (its log went back): the player joins
+// again, as the protocol's reconnect does, and takes the state it is given.
 func (r *roomRun) failed(ctx context.Context, p *peer, err error, version int64) {
 	if ctx.Err() != nil {
 		return
 	}
-	r.rec.fail(errorCode(err))
+	code := errorCode(err)
+	r.rec.fail(code)
+	r.mu.Lock()
+	r.failures++
+	r.notifyLocked()
+	r.mu.Unlock()
+	if code == "stale" {
+		if r.waitChange(ctx, version, time.Second) != nil && ctx.Err() == nil {
+			p.resync(ctx)
+		}
+		return
+	}
 	if errors.Is(err, errDisconnected) {
 		if up, ch := p.isUp(); !up {
 			select {

@@ -73,6 +73,9 @@ type Sentinel struct {
 	Data []*Server
 	// Sentinels are the three Sentinel processes.
 	Sentinels []*Server
+	// Link is nil, or (StartPartitionableSentinel) the proxy in front of Data[0]
+	// through which everyone reaches it, and which can cut the replica off.
+	Link *Link
 }
 
 // StartSentinel starts a Sentinel set whose data servers get the extra arguments (e.g.
@@ -80,20 +83,44 @@ type Sentinel struct {
 // each other (so that a failover can start at once).
 func StartSentinel(t testing.TB, args ...string) *Sentinel {
 	t.Helper()
-	s, err := startSentinel(t, args...)
+	s, err := startSentinel(t, false, args...)
 	if err != nil {
 		needTopology(t, "Sentinel set", err)
 	}
 	return s
 }
 
-func startSentinel(t testing.TB, args ...string) (*Sentinel, error) {
+// StartPartitionableSentinel is StartSentinel with a Link in front of the master: the
+// Sentinels monitor the master at the Link's address, the replica replicates through it
+// (from its own source address, which is how the Link knows its connection), and the
+// failover clients find the master there too. Link.Cut then partitions the replica from
+// the master while the Sentinels still reach both. Once the replica is promoted, everyone
+// reaches it directly.
+func StartPartitionableSentinel(t testing.TB, args ...string) *Sentinel {
+	t.Helper()
+	s, err := startSentinel(t, true, args...)
+	if err != nil {
+		needTopology(t, "Sentinel set", err)
+	}
+	return s
+}
+
+func startSentinel(t testing.TB, linked bool, args ...string) (*Sentinel, error) {
 	s := &Sentinel{Master: "hall"}
 	master, err := startNode(t, 0, "", append(replication, args...)...)
 	if err != nil {
 		return nil, err
 	}
-	replica, err := startNode(t, 0, "", append(append([]string{"--replicaof", "127.0.0.1", strconv.Itoa(master.port)}, replication...), args...)...)
+	masterPort := master.port
+	var source []string
+	if linked {
+		if s.Link, err = startLink(t, master.Addr()); err != nil {
+			return nil, err
+		}
+		masterPort = s.Link.Port()
+		source = []string{"--bind-source-addr", replicaSource}
+	}
+	replica, err := startNode(t, 0, "", append(append(append([]string{"--replicaof", "127.0.0.1", strconv.Itoa(masterPort)}, source...), replication...), args...)...)
 	if err != nil {
 		return nil, err
 	}
@@ -103,7 +130,7 @@ func startSentinel(t testing.TB, args ...string) (*Sentinel, error) {
 		text := fmt.Sprintf("sentinel monitor %s 127.0.0.1 %d 2\n"+
 			"sentinel down-after-milliseconds %s %d\n"+
 			"sentinel failover-timeout %s 5000\n"+
-			"sentinel parallel-syncs %s 1\n", s.Master, master.port, s.Master, downAfter.Milliseconds(), s.Master, s.Master)
+			"sentinel parallel-syncs %s 1\n", s.Master, masterPort, s.Master, downAfter.Milliseconds(), s.Master, s.Master)
 		if err := os.WriteFile(conf, []byte(text), 0o600); err != nil {
 			return nil, err
 		}
@@ -209,6 +236,9 @@ func (s *Sentinel) CurrentMaster(ctx context.Context) (*Server, error) {
 			if len(addr) == 2 && addr[1] == strconv.Itoa(d.port) {
 				return d, nil
 			}
+		}
+		if s.Link != nil && len(addr) == 2 && addr[1] == strconv.Itoa(s.Link.Port()) {
+			return s.Data[0], nil // the first master, behind its Link
 		}
 		lastErr = fmt.Errorf("sentinel names master %v, not one of ours", addr)
 	}
