@@ -12,7 +12,12 @@
 #   cmd/loadtest/scale.sh cluster 3 600 600 40s
 #   cmd/loadtest/scale.sh sentinel 1 500 500 30s -redis-wait-replicas 1
 # Environment: SPECTATORS (default 8), WARMUP (default 10s), OUT (directory for logs and
-# JSON results; default a fresh temporary directory, printed).
+# JSON results; default a fresh temporary directory, printed), PIN (e.g. "0:1": the Redis
+# servers on CPU 0, the nodes and load generators on CPU 1, with taskset; empty: no pinning).
+#
+# Besides latency it prints the CPU each process used per move over the measured window:
+# the nodes and load generators from their own figures, the Redis servers from
+# /proc/<pid>/stat sampled every second.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 [ $# -ge 5 ] || { sed -n '2,17p' "$0"; exit 2; }
@@ -23,6 +28,8 @@ warmup=${WARMUP:-10s}
 out=${OUT:-$(mktemp -d)}
 mkdir -p "$out"
 ulimit -n 20000
+redis_pin=() rest_pin=()
+if [ -n "${PIN:-}" ]; then redis_pin=(taskset -c "${PIN%%:*}") rest_pin=(taskset -c "${PIN#*:}"); fi
 
 pids=()
 cleanup() {
@@ -53,14 +60,14 @@ freeport() {
 
 fsync=always
 case $topology in *-everysec) fsync=everysec ;; esac
-redis_ports=()
+redis_ports=() redis_pids=()
 redis() { # port dir extra...
   local port=$1 dir=$2; shift 2
   redis_ports+=("$port")
   rm -rf "$dir" && mkdir -p "$dir" # a fresh server: no cluster or data of an earlier run
-  redis-server --bind 127.0.0.1 --port "$port" --dir "$dir" --save '' --appendonly yes \
+  "${redis_pin[@]}" redis-server --bind 127.0.0.1 --port "$port" --dir "$dir" --save '' --appendonly yes \
     --appendfsync "$fsync" --repl-diskless-sync-delay 0 --logfile "$dir/redis.log" "$@" &
-  pids+=($!)
+  pids+=($!) redis_pids+=($!)
   for _ in $(seq 1 200); do redis-cli -p "$port" ping >/dev/null 2>&1 && return; sleep 0.1; done
   echo "redis on $port did not start" >&2; exit 1
 }
@@ -107,7 +114,7 @@ esac
 node_addrs=()
 for i in $(seq 1 "$nodes"); do
   port=$(freeport)
-  nice -n 10 "$out/server" -addr "127.0.0.1:$port" -node "n$i" -max-conns-per-ip -1 -rooms-per-minute 0 \
+  "${rest_pin[@]}" nice -n 10 "$out/server" -addr "127.0.0.1:$port" -node "n$i" -max-conns-per-ip -1 -rooms-per-minute 0 \
     -messages-per-second 1000 -message-burst 1000 -log-level warn "${backend[@]}" "$@" 2>"$out/server$i.log" &
   pids+=($!)
   node_addrs+=("127.0.0.1:$port")
@@ -118,15 +125,26 @@ done
 
 [ ${#redis_ports[@]} -gt 0 ] && latency_on
 echo "scale: $topology, $nodes node(s), $rooms rooms and $rate moves/s per node, $duration (logs in $out)"
+# The Redis servers' CPU time (clock ticks), once a second while the load runs.
+if [ ${#redis_pids[@]} -gt 0 ]; then
+  while sleep 1; do
+    t=0
+    for p in "${redis_pids[@]}"; do t=$(( t + $(awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null || echo 0) )); done
+    echo "$(date +%s.%N) $t"
+  done >"$out/redis-cpu.txt" &
+  sampler=$!
+  pids+=($sampler)
+fi
 lts=()
 for i in $(seq 1 "$nodes"); do
-  nice -n 10 "$out/loadtest" -addr "${node_addrs[$((i - 1))]}" -rooms "$rooms" -rate "$rate" \
+  "${rest_pin[@]}" nice -n 10 "$out/loadtest" -addr "${node_addrs[$((i - 1))]}" -rooms "$rooms" -rate "$rate" \
     -spectators "$spectators" -warmup "$warmup" -duration "$duration" -json moves \
     >"$out/loadtest$i.json" 2>"$out/loadtest$i.log" &
   lts+=($!)
   pids+=($!)
 done
 for p in "${lts[@]}"; do wait "$p"; done
+[ -z "${sampler:-}" ] || kill "$sampler" 2>/dev/null || true
 
 # Where the commands went: each data server's role and its calls of the commands a move
 # sends (the append script, the lobby index, the pub/sub message).
@@ -139,9 +157,9 @@ for p in "${redis_ports[@]}"; do
   redis-cli -p "$p" latency latest | paste -sd' ' | awk -v p="$p" 'NF {print "  redis " p " slow events (name, at, latest ms, max ms): " $0}'
 done
 
-python3 - "$out" "$nodes" <<'EOF'
-import json, sys
-out, n = sys.argv[1], int(sys.argv[2])
+python3 - "$out" "$nodes" "$(getconf CLK_TCK)" <<'EOF'
+import json, os, sys
+out, n, hz = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 rs = [json.load(open(f"{out}/loadtest{i}.json")) for i in range(1, n + 1)]
 for i, r in enumerate(rs, 1):
     l = r["latency"]
@@ -152,4 +170,21 @@ for i, r in enumerate(rs, 1):
 total = sum(r["movesPerSecond"] for r in rs)
 worst = max(r["latency"]["p99Ms"] for r in rs)
 print(f"total: {total:.0f} moves/s over {n} node(s); p99 (worst node) {worst:.2f} ms")
+# CPU per move over the measured window (the last `seconds` before the load generators
+# ended): every node's and load generator's own figure, and the Redis servers' samples.
+secs = rs[0]["seconds"]
+node_cores = sum(r["server"]["cpuCores"] for r in rs)
+lt_cores = sum(r["loadtestCpuCores"] for r in rs)
+redis_cores = 0.0
+f = f"{out}/redis-cpu.txt"
+if os.path.exists(f):
+    samples = [tuple(map(float, l.split())) for l in open(f) if len(l.split()) == 2]
+    if len(samples) >= 2:
+        end = samples[-1]
+        start = min(samples, key=lambda s: abs(s[0] - (end[0] - secs)))
+        if end[0] > start[0]:
+            redis_cores = (end[1] - start[1]) / hz / (end[0] - start[0])
+us = lambda cores: cores / total * 1e6 if total else 0
+print(f"CPU: nodes {node_cores:.2f} cores ({us(node_cores):.0f} us/move), Redis {redis_cores:.2f} cores "
+      f"({us(redis_cores):.0f} us/move), load generators {lt_cores:.2f} cores ({us(lt_cores):.0f} us/move)")
 EOF
