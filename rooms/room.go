@@ -269,6 +269,15 @@ func (r *liveRoom) stop() {
 		r.bot = nil
 	}
 	if len(r.subs) > 0 {
+		if r.loadErr != nil {
+			// The room unloads because its copy here went wrong: rather than leave its
+			// watchers hearing nothing, tell them to join again, which loads it afresh.
+			msg := mustJSON(resyncMsg{Type: "resync", Room: r.id,
+				Message: "the stored game changed after a server failure (the last moves shown may be gone): showing it as stored"})
+			for sub := range r.subs {
+				sub.Deliver(msg)
+			}
+		}
 		r.subs = map[Subscriber]Side{}
 		r.recordPresence(ctx)
 	}

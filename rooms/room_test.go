@@ -159,7 +159,8 @@ func (s *forgetfulStore) Chat(ctx context.Context, id string) ([]ChatLine, error
 }
 
 // A room whose Store lost an event it had applied reloads instead of answering stale for
-// good.
+// good, and its watchers are told to join again (resync), after which they hear the game
+// as stored.
 func TestStoreThatLostAnEventIsReloaded(t *testing.T) {
 	ctx := context.Background()
 	mem := NewMemoryStore(DefaultTTLs)
@@ -198,4 +199,32 @@ func TestStoreThatLostAnEventIsReloaded(t *testing.T) {
 	}, 5*time.Second, 50*time.Millisecond, "the room kept the lost version")
 	_, err = svc.Do(ctx, v.ID, Command{Kind: CmdMove, Token: bob.Token, Move: "f6"})
 	require.NoError(t, err)
+
+	// The watcher, which saw version 3 before the loss, was told to join again; joining,
+	// it gets the stored log and then hears the room.
+	w.waitType(t, "resync", 5*time.Second)
+	w2 := newWatcher()
+	_, err = svc.Join(ctx, w2, JoinRequest{Room: v.ID})
+	require.NoError(t, err)
+	w2.waitVersion(t, 4, 5*time.Second)
+	_, err = svc.Do(ctx, v.ID, Command{Kind: CmdMove, Token: ann.Token, Move: "e6"})
+	require.NoError(t, err)
+	w2.waitVersion(t, 5, 5*time.Second)
+}
+
+// waitType waits until w is sent a message of type typ.
+func (w *watcher) waitType(t *testing.T, typ string, within time.Duration) {
+	t.Helper()
+	deadline := time.After(within)
+	for {
+		select {
+		case m := <-w.msgs:
+			var head struct{ Type string }
+			if json.Unmarshal(m, &head) == nil && head.Type == typ {
+				return
+			}
+		case <-deadline:
+			t.Fatalf("no %s message within %v", typ, within)
+		}
+	}
 }

@@ -202,6 +202,16 @@ type statusMsg struct {
 	Message string `json:"message"`
 }
 
+// resyncMsg tells a room's watchers that the room was unloaded because this node's copy
+// could no longer be trusted (the Store lost events the node had applied, as after a
+// Redis failover without WAIT, or it holds a log the rules cannot follow): they join
+// again without since and replace what they had.
+type resyncMsg struct {
+	Type    string `json:"type"` // "resync"
+	Room    string `json:"room"`
+	Message string `json:"message"`
+}
+
 // storageMsg is the status message for a Store that is reachable (ok) or not.
 func storageMsg(ok bool) []byte {
 	if ok {

@@ -590,6 +590,21 @@ function presenceReceived(session, msg, now) {
 }
 
 /**
+ * resyncReceived takes the server's word that this room's stored game changed
+ * under the page (a failure of the game store lost events the page had shown):
+ * it forgets the log it held and joins again for the whole stored one, with
+ * the seat token it keeps, and says so.
+ * @param {Session} session
+ * @param {any} msg the resync message
+ * @returns {Step}
+ */
+function resyncReceived(session, msg) {
+  const room = { ...session.room, lastSeq: 0 };
+  const text = typeof msg.message === 'string' && msg.message ? msg.message : 'The game was reloaded from the server.';
+  return step(withRoom(session, room), [notice(text.charAt(0).toUpperCase() + text.slice(1) + '.'), { type: 'join' }]);
+}
+
+/**
  * ON_MESSAGE takes the server's messages that answer no command, by type; any
  * other type is ignored.
  * @type {Readonly<Record<string, (session: Session, msg: any, now: Now) => Step>>}
@@ -605,6 +620,7 @@ const ON_MESSAGE = Object.freeze({
   },
   error: (session, msg) => step(session, failed(session, { code: msg.code, userText: errorText(msg.code, msg.message) })),
   status: statusReceived,
+  resync: resyncReceived,
 });
 
 /**

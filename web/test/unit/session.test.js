@@ -276,6 +276,19 @@ test('received: events for this room, errors that name no room, nothing else', a
     assert.deepEqual(step.effects, [{ type: 'join' }]);
     assert.deepEqual(joinStarted(freeze(step.session), null).effects, [{ type: 'send', msg: { type: 'join', since: 1 } }]);
   });
+  await t.test('resync: the whole stored log joined again, with the seat kept, and said', () => {
+    const later = received(s, eventMsg({ seq: 2, type: 'move', seat: 'black', move: 'f5', board: START }, { moves: ['f5'] })).session;
+    const step = received(freeze(later), { type: 'resync', room: 'r1', message: 'the stored game changed after a server failure' });
+    assert.equal(step.session.room.lastSeq, 0, 'the log held is forgotten');
+    assert.deepEqual(step.effects, [info('The stored game changed after a server failure.'), { type: 'join' }]);
+    const grant = { token: 't0k', seat: 'black' };
+    assert.deepEqual(joinStarted(freeze(step.session), grant).effects, [{ type: 'send', msg: { type: 'join', token: 't0k' } }], 'no since: the whole log');
+    const answer = answered(joinStarted(freeze(step.session), grant).session, { type: 'join' },
+      joinedMsg({ seat: 'black', full: true, state: state({ version: 1 }) })).session;
+    assert.equal(answer.room.lastSeq, 1, 'the stored log replaces what was shown');
+    assert.equal(answer.room.events.length, 1);
+    assert.equal(received(s, { type: 'resync', room: 'r2', message: 'x' }).session, s, 'another room: nothing');
+  });
   await t.test('thinking and viewers', () => {
     const bot = joinedSession({ seat: 'black', state: state({ status: 'playing', toMove: 'white', seats: { black: ANN, white: BOT } }) });
     const msg = { type: 'thinking', room: 'r1', seat: 'white', depth: 7, best: 'c4', score: 1, nodes: 10, nps: 100, pv: ['c4'], exact: false };
