@@ -365,6 +365,13 @@ func (r *liveRoom) onEvents(events []Event) {
 	for _, e := range events {
 		switch {
 		case e.Seq <= r.state.version:
+			if e.Seq > 0 && !sameEvent(e, r.public[e.Seq-1].Event) {
+				// Another node stored a different event under a seq this node has: the
+				// Store lost events this node applied (a failover without WAIT) and the
+				// game went on without them. catchUp finds it and reloads the room.
+				r.catchUp()
+				return
+			}
 			continue
 		case e.Seq > r.state.version+1:
 			r.catchUp()
@@ -380,9 +387,10 @@ func (r *liveRoom) onEvents(events []Event) {
 // catchUp reads the events this node has missed from the Store.
 //
 // It reads from the last event this node has, not after it: if the Store no longer has
-// that event (a Redis failover without WAIT lost a write this node had applied), the room
-// is behind its own state and reloads from the Store, rather than refusing every command
-// as stale for good.
+// that event, or has another in its place (a Redis failover without WAIT lost a write
+// this node had applied, and the game may have gone on without it), the room is ahead of
+// the Store and reloads from it, telling its watchers (resync), rather than refuse every
+// command as stale for good or decide moves on a position the Store does not have.
 func (r *liveRoom) catchUp() {
 	ctx, cancel := backendContext(r.node.ctx)
 	defer cancel()
@@ -395,7 +403,7 @@ func (r *liveRoom) catchUp() {
 		return
 	}
 	if have > 0 {
-		if len(events) == 0 || events[0].Seq != have {
+		if len(events) == 0 || events[0].Seq != have || !sameEvent(events[0], r.public[have-1].Event) {
 			r.node.log.Error("the store lost events this node applied; reloading the room", "room", r.id, "version", have)
 			r.loadErr = errorf(CodeUnavailable, "room %s is being reloaded; try again", r.id)
 			return
@@ -409,6 +417,14 @@ func (r *liveRoom) catchUp() {
 		}
 	}
 	r.settle()
+}
+
+// sameEvent reports whether a and b are the same stored event: the same seq and what
+// happened, at the same instant (two nodes' events at one seq differ at least in time).
+func sameEvent(a, b Event) bool {
+	return a.Seq == b.Seq && a.Type == b.Type && a.Time.Equal(b.Time) && a.Seat == b.Seat && a.By == b.By &&
+		a.Kind == b.Kind && a.Name == b.Name && a.Level == b.Level && a.Move == b.Move && a.Plies == b.Plies &&
+		a.Next == b.Next && a.Claim == b.Claim
 }
 
 // applyAndBroadcast applies an event another node stored and sends it to the watchers.

@@ -228,3 +228,63 @@ func (w *watcher) waitType(t *testing.T, typ string, within time.Duration) {
 		}
 	}
 }
+
+// A node that did not notice the Store's loss learns of it from the next event another
+// node stores under a seq it already has: it reloads and tells its watchers to join again,
+// rather than keep a move the stored game no longer has and decide later moves on it.
+func TestNodeThatMissedALossLearnsFromTheNextEvent(t *testing.T) {
+	ctx := context.Background()
+	mem := NewMemoryStore(DefaultTTLs)
+	store := &forgetfulStore{Store: mem, lost: make(chan struct{})}
+	broker := NewMemoryBroker()
+	bots := NewBotPool(1, 4)
+	t.Cleanup(bots.Close)
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	a := NewService(store, broker, bots, Config{Node: "A", Logger: quiet})
+	b := NewService(store, broker, bots, Config{Node: "B", Logger: quiet})
+	t.Cleanup(func() {
+		a.Shutdown(ctx)
+		b.Shutdown(ctx)
+	})
+	v, err := a.Create(ctx, CreateRequest{Game: "reversi"})
+	require.NoError(t, err)
+	ann, err := a.Do(ctx, v.ID, Command{Kind: CmdSit, Seat: Black, Name: "Ann"})
+	require.NoError(t, err)
+	_, err = a.Do(ctx, v.ID, Command{Kind: CmdSit, Seat: White, Name: "Bob"})
+	require.NoError(t, err)
+	onB := newWatcher()
+	_, err = b.Join(ctx, onB, JoinRequest{Room: v.ID})
+	require.NoError(t, err)
+	_, err = a.Do(ctx, v.ID, Command{Kind: CmdMove, Token: ann.Token, Move: "f5"})
+	require.NoError(t, err)
+	onB.waitVersion(t, 3, 5*time.Second) // B shows f5
+
+	// The failover loses f5; a third node, fresh, stores Ann's other choice as seq 3.
+	meta, events, err := mem.Load(ctx, v.ID)
+	require.NoError(t, err)
+	after := NewMemoryStore(DefaultTTLs)
+	st, _, err := replayLog(meta, events[:2])
+	require.NoError(t, err)
+	require.NoError(t, after.Create(ctx, meta, events[:2], st.summary()))
+	store.after = after
+	close(store.lost)
+	c := NewService(store, broker, bots, Config{Node: "C", Logger: quiet})
+	t.Cleanup(func() { c.Shutdown(ctx) })
+	rep, err := c.Do(ctx, v.ID, Command{Kind: CmdMove, Token: ann.Token, Move: "d3"})
+	require.NoError(t, err)
+	require.Equal(t, int64(3), rep.Seq)
+
+	onB.waitType(t, "resync", 5*time.Second)
+	again := newWatcher()
+	_, err = b.Join(ctx, again, JoinRequest{Room: v.ID})
+	require.NoError(t, err)
+	var joined struct {
+		State struct {
+			Version int64    `json:"version"`
+			Moves   []string `json:"moves"`
+		} `json:"state"`
+	}
+	require.NoError(t, json.Unmarshal(<-again.msgs, &joined))
+	require.Equal(t, int64(3), joined.State.Version)
+	require.Equal(t, []string{"d3"}, joined.State.Moves, "B shows the stored game")
+}
