@@ -174,9 +174,13 @@ type peer struct {
 	spectator int // index among the room's spectators, -1 for a player
 	reconnect bool
 
-	firstNode  int          // the node it connected to first
-	node       int          // index of the node in d.addrs; the reader's own
-	lastSeq    atomic.Int64 // the last event seq seen
+	firstNode int          // the node it connected to first
+	node      int          // index of the node in d.addrs; the reader's own
+	lastSeq   atomic.Int64 // the last event seq seen
+	// toResync is set by a resync message (the server unloaded the room: the Store lost
+	// events); the reader then joins again, from another goroutine, since it must read
+	// the answer itself.
+	toResync   atomic.Bool
 	nextID     atomic.Int64
 	reconnects atomic.Int64
 	curNode    atomic.Int64 // node, readable by others
@@ -348,6 +352,9 @@ func (p *peer) read(ctx context.Context) {
 			if p.handle(data) {
 				ws.Close() // the server is going away: go elsewhere
 			}
+			if p.toResync.Swap(false) {
+				go p.resync(ctx)
+			}
 		}
 		ws.Close()
 		p.mu.Lock()
@@ -488,6 +495,8 @@ func (p *peer) handleMsg(m serverMsg, now time.Time) bool {
 		case m.State != nil:
 			p.room.setState(*m.State)
 		}
+	case "resync":
+		p.toResync.Store(true)
 	case "reconnect":
 		return true
 	case "thinking", "viewers":
