@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand"
 	"os"
+	"strconv"
 	"testing"
 	"time"
 )
@@ -316,8 +317,13 @@ func BenchmarkDepthInOneSecond(b *testing.B) {
 // benchEngine returns a new engine with the evaluation REVERSI_EVAL names
 // ("linear" or "pattern"; default the engine's own), so that benchmarks
 // can compare them.
+//
+// REVERSI_TABLE_MB, if set, sizes its tables instead of DefaultTableBytes.
 func benchEngine() *Engine {
 	e := NewEngine()
+	if mb, err := strconv.Atoi(os.Getenv("REVERSI_TABLE_MB")); err == nil && mb > 0 {
+		e = NewEngineSize(mb << 20)
+	}
 	switch os.Getenv("REVERSI_EVAL") {
 	case "linear":
 		e.UseLinearEvaluation()

@@ -113,7 +113,36 @@ func oddRegions(empty uint64) uint64 {
 // midgame estimate in discs: the solve starts with a narrow window around it
 // (aspiration), which proves most of the tree with cheap null-window
 // searches, and widens the window on the side where the result fell.
-func (e *Engine) solveRoot(me, opp uint64, root []rootMove, guess int) (int, int) {
+//
+// From endCutRootEmpties up, selective passes (endcut.go) run first, each
+// starting from the last one's score and best move; only the exact pass's
+// result is returned, but each selective pass that completes is handed to
+// passDone (if not nil): when the deadline cuts the exact pass, the caller
+// can play the last selective pass's move, which is almost always right.
+func (e *Engine) solveRoot(me, opp uint64, root []rootMove, guess int, passDone func(best, score int)) (int, int) {
+	if 64-popcount(me|opp) >= endCutRootEmpties {
+		for _, t := range endCutPasses {
+			e.endConf = t
+			var best int
+			best, guess = e.solveAspiration(me, opp, root, guess)
+			if e.aborted {
+				break
+			}
+			if passDone != nil {
+				passDone(best, guess)
+			}
+		}
+		e.endConf = provenExact
+		if e.aborted {
+			return root[0].sq, guess
+		}
+	}
+	return e.solveAspiration(me, opp, root, guess)
+}
+
+// solveAspiration solves the root with the aspiration windows of
+// solveRoot, at the confidence e.endConf.
+func (e *Engine) solveAspiration(me, opp uint64, root []rootMove, guess int) (int, int) {
 	guess = min(max(guess, -64), 64) &^ 1 // final scores are even: empties go to the winner
 	alpha, beta := max(guess-aspirationWindow, -65), min(guess+aspirationWindow, 65)
 	for {
@@ -169,7 +198,7 @@ func (e *Engine) solveRootWindow(me, opp uint64, root []rootMove, alpha, beta in
 			}
 		}
 	}
-	e.end.store(me, opp, empties, alpha0, beta, best, bestMove)
+	e.end.storeConf(me, opp, empties, e.endConf, alpha0, beta, best, bestMove)
 	for i := range root {
 		if root[i].sq == bestMove {
 			r := root[i]
@@ -207,7 +236,9 @@ func (e *Engine) solve(me, opp uint64, alpha, beta, empties int) int {
 	hashMove := -1
 	useTable := empties >= ttMinEmpties
 	if useTable {
-		if ent, ok := e.end.probe(me, opp); ok {
+		if ent, ok := e.end.probe(me, opp); ok && ent.conf < e.endConf {
+			hashMove = int(ent.move) // bounds less sure than this search
+		} else if ok {
 			lo, hi := int(ent.lower), int(ent.upper)
 			if lo >= beta {
 				return lo
@@ -236,6 +267,12 @@ func (e *Engine) solve(me, opp uint64, alpha, beta, empties int) int {
 		}
 	}
 
+	if e.endConf != provenExact && beta == alpha+1 && empties >= endCutMinEmpties {
+		if v, ok := e.endProbCut(me, opp, alpha, beta, empties); ok {
+			return v
+		}
+	}
+
 	moves := legalMoves(me, opp)
 	if moves == 0 {
 		if legalMoves(opp, me) == 0 {
@@ -255,7 +292,7 @@ func (e *Engine) solve(me, opp uint64, alpha, beta, empties int) int {
 		if etc {
 			// Enhanced transposition cut-off: a child already proven
 			// bad enough for the opponent ends this node at once.
-			if ent, ok := e.end.probe(cme, copp); ok && -int(ent.upper) >= beta {
+			if ent, ok := e.end.probe(cme, copp); ok && ent.conf >= e.endConf && -int(ent.upper) >= beta {
 				return -int(ent.upper)
 			}
 		}
@@ -308,7 +345,7 @@ func (e *Engine) solve(me, opp uint64, alpha, beta, empties int) int {
 		}
 	}
 	if useTable {
-		e.end.store(me, opp, empties, alpha0, beta, best, bestMove)
+		e.end.storeConf(me, opp, empties, e.endConf, alpha0, beta, best, bestMove)
 	}
 	return best
 }

@@ -40,7 +40,7 @@ func TestSolveRootAspiration(t *testing.T) {
 				root = append(root, rootMove{sq: bits.TrailingZeros64(m)})
 			}
 			e.Clear() // no exact results left in the table from earlier solves
-			best, score := e.solveRoot(p.me, p.opp, root, guess)
+			best, score := e.solveRoot(p.me, p.opp, root, guess, nil)
 			if score != want {
 				t.Fatalf("guess %d: solveRoot score %d, want %d\n%s", guess, score, want, p.Diagram())
 			}

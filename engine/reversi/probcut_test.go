@@ -2,6 +2,7 @@ package reversi
 
 import (
 	"context"
+	"encoding/binary"
 	"math"
 	"math/rand"
 	"os"
@@ -139,4 +140,115 @@ func solve4(a [4][4]float64, b [4]float64) [4]float64 {
 		}
 	}
 	return x
+}
+
+// TestFitEndgameProbCut measures how far a position's exact score lies from
+// a shallow midgame search of it, which the solver's selective passes use
+// in its place (endgame ProbCut, endcut.go), and fits endCutSigmaCoeffs (a
+// measurement, run by hand; it prints the coefficients to paste):
+//
+//	REVERSI_ENDCUT_FIT=/tmp/reversi-games.bin nice -n 10 go test -run TestFitEndgameProbCut -v -timeout 60m ./engine/reversi
+//
+// The file is one written by internal/train gen (positions from 18 empties
+// down carry exact scores). Only its held-out games (every tenth, which the
+// pattern tables were not fitted on) are used: at 12-18 empties their
+// scores are taken as they are, and REVERSI_ENDCUT_SOLVE (default 60)
+// positions each at 20, 22 and 24 empties are solved here.
+func TestFitEndgameProbCut(t *testing.T) {
+	path := os.Getenv("REVERSI_ENDCUT_FIT")
+	if path == "" {
+		t.Skip("set REVERSI_ENDCUT_FIT to a gen file to fit the endgame ProbCut spreads (a long measurement)")
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	solveN := 60
+	if v, err := strconv.Atoi(os.Getenv("REVERSI_ENDCUT_SOLVE")); err == nil && v >= 0 {
+		solveN = v
+	}
+	const rec = 19 // internal/train's sample: black, white, side to move, score, exact
+	type labelled struct {
+		p     Position
+		score int
+	}
+	byEmpties := map[int][]labelled{}
+	start := Start()
+	game := -1
+	for i := 0; i+rec <= len(data); i += rec {
+		b := data[i:]
+		black, white := binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[8:])
+		p, err := NewPosition(black, white, Color(b[16]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.me|p.opp == start.me|start.opp && p.me == start.me {
+			game++
+		}
+		if game%10 != 9 {
+			continue
+		}
+		em := p.Empties()
+		switch {
+		case b[18] == 1 && em >= 12 && em <= 18:
+			byEmpties[em] = append(byEmpties[em], labelled{p, int(int8(b[17]))})
+		case em == 20 || em == 22 || em == 24:
+			if len(byEmpties[em]) < solveN && !p.GameOver() && !p.MustPass() {
+				byEmpties[em] = append(byEmpties[em], labelled{p, 0})
+			}
+		}
+	}
+	e := NewEngine()
+	for _, em := range []int{20, 22, 24} {
+		for i, x := range byEmpties[em] {
+			e.Clear()
+			r, err := e.Search(context.Background(), x.p, Limits{Depth: 60})
+			if err != nil || !r.Exact {
+				t.Fatalf("solve at %d empties: %+v %v", em, r, err)
+			}
+			byEmpties[em][i].score = r.Score
+		}
+	}
+	const maxShallow = 6
+	var ata [4][4]float64
+	var atb [4]float64
+	for em := 12; em <= 24; em++ {
+		xs := byEmpties[em]
+		if len(xs) > 2000 {
+			xs = xs[:2000]
+		}
+		if len(xs) < 20 {
+			continue
+		}
+		var sq [maxShallow + 1]float64
+		var sum [maxShallow + 1]float64
+		for _, x := range xs {
+			e.Clear()
+			e.selective, e.aborted, e.done = false, false, nil
+			for d := 0; d <= maxShallow; d++ {
+				v := e.params.evaluate(x.p.me, x.p.opp)
+				if d > 0 {
+					v = e.pvs(x.p.me, x.p.opp, -infinity, infinity, d)
+				}
+				diff := float64(x.score*evalScale - v)
+				sq[d] += diff * diff
+				sum[d] += diff
+			}
+		}
+		n := float64(len(xs))
+		for d := 0; d <= maxShallow; d++ {
+			sigma := math.Sqrt(sq[d] / n)
+			t.Logf("empties %2d, shallow depth %d: %4.0f positions, mean %+6.1f, sigma %6.1f (centidiscs)", em, d, n, sum[d]/n, sigma)
+			row := [4]float64{1, float64(em), float64(d), 0}
+			for i := 0; i < 3; i++ {
+				for j := 0; j < 3; j++ {
+					ata[i][j] += n * row[i] * row[j]
+				}
+				atb[i] += n * row[i] * sigma
+			}
+		}
+	}
+	ata[3][3] = 1
+	c := solve4(ata, atb)
+	t.Logf("endCutSigmaCoeffs = [3]float64{%.1f, %.2f, %.2f}", c[0], c[1], c[2])
 }

@@ -34,8 +34,11 @@ type Engine struct {
 	nodes     uint64
 	done      <-chan struct{}
 	aborted   bool
-	selective bool     // Multi-ProbCut on (probcut.go)
-	pv        [64]int8 // scratch for PV extraction
+	selective bool // Multi-ProbCut on (probcut.go)
+	// endConf is the solver's confidence: provenExact when it proves,
+	// else the cut threshold of the selective pass running (endcut.go).
+	endConf uint8
+	pv      [64]int8 // scratch for PV extraction
 	// stopAtNodes, if not 0, aborts the search at the first poll after
 	// this many nodes, as a deadline would: tests use it to cut an
 	// iteration at a reproducible point.
@@ -62,6 +65,22 @@ func (e *Engine) UsePatternEvaluation() {
 		panic("reversi: the embedded patterns.bin does not decode")
 	}
 	e.params = patternParams
+	e.Clear()
+}
+
+// UsePatternsUpTo makes the engine evaluate with the pattern tables at up to
+// the given number of empties and with the linear evaluation above (the
+// shipped engine uses them up to patternMaxEmpties): for measuring, by
+// matches, where the tables stop paying for their cost. Stages of
+// patterns.bin that were not fitted are all zero (they would evaluate
+// every position as 0): empties above the fitted range make no sense.
+func (e *Engine) UsePatternsUpTo(empties int) {
+	if patternParams == nil {
+		panic("reversi: the embedded patterns.bin does not decode")
+	}
+	p := *patternParams
+	p.patternEmpties = empties
+	e.params = &p
 	e.Clear()
 }
 
@@ -185,6 +204,7 @@ func (e *Engine) Search(ctx context.Context, p Position, lim Limits) (Result, er
 
 	e.nodes = 0
 	e.selective = lv.selective && !lim.NoSelective
+	e.endConf = provenExact
 	e.done = ctx.Done()
 	e.aborted = false
 	e.mid.gen++
@@ -255,7 +275,14 @@ func (e *Engine) Search(ctx context.Context, p Position, lim Limits) (Result, er
 	}
 
 	if empties <= solveFrom && !res.Exact {
-		best, score := e.solveRoot(p.me, p.opp, root, res.Score)
+		midDepth := res.Depth
+		best, score := e.solveRoot(p.me, p.opp, root, res.Score, func(best, score int) {
+			// A selective pass: its move replaces the midgame's, but the
+			// score is not proven (Exact stays false).
+			res = Result{Depth: midDepth, Best: Square(best), Score: score, Centi: score * evalScale}
+			res.PV = e.principalVariation(p, best, true)
+			report(&res)
+		})
 		if !e.aborted {
 			res = Result{Depth: empties, Best: Square(best), Score: score, Centi: score * evalScale, Exact: true}
 			res.PV = e.principalVariation(p, best, true)

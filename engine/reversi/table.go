@@ -44,7 +44,15 @@ type ttEntry struct {
 	depth   int8  // search depth (midgame) or empties (endgame) of the bounds
 	move    int8  // best move found, or -1
 	gen     uint8 // search generation, to prefer replacing stale entries
+	// conf is how far the bounds can be trusted: provenExact for a proof,
+	// else the cut threshold (in hundredths of a sigma) of the selective
+	// endgame pass that found them (endcut.go). A search trusts the bounds
+	// of entries at least as sure as itself; it takes any entry's move.
+	conf uint8
 }
+
+// provenExact is the conf of bounds proven without selective cuts.
+const provenExact = 255
 
 // ttEntryBytes is the size of ttEntry in memory, for sizing tables.
 const ttEntryBytes = 24
@@ -72,7 +80,7 @@ func newTable(sizeBytes int) *table {
 // clear empties the table.
 func (t *table) clear() {
 	for i := range t.entries {
-		t.entries[i] = ttEntry{move: -1}
+		t.entries[i] = ttEntry{move: -1, conf: provenExact}
 	}
 	t.gen = 0
 }
@@ -94,6 +102,12 @@ func (t *table) probe(me, opp uint64) (ttEntry, bool) {
 // (alpha, beta): a score <= alpha is an upper bound, >= beta a lower bound,
 // in between exact.
 func (t *table) store(me, opp uint64, depth int, alpha, beta, score int, move int) {
+	t.storeConf(me, opp, depth, provenExact, alpha, beta, score, move)
+}
+
+// storeConf is store for a result whose bounds hold with confidence conf
+// (ttEntry.conf).
+func (t *table) storeConf(me, opp uint64, depth int, conf uint8, alpha, beta, score int, move int) {
 	i := hashPosition(me, opp) & t.mask
 	b := t.entries[i : i+2 : i+2]
 	slot := &b[0]
@@ -107,15 +121,15 @@ func (t *table) store(me, opp uint64, depth int, alpha, beta, score int, move in
 			slot = &b[1]
 		}
 	}
-	if slot.me == me && slot.opp == opp && int(slot.depth) > depth {
-		// A deeper result is worth more than this one: keep it.
+	if slot.me == me && slot.opp == opp && (int(slot.depth) > depth || int(slot.depth) == depth && slot.conf > conf) {
+		// A deeper or surer result is worth more than this one: keep it.
 		if slot.move < 0 && move >= 0 {
 			slot.move = int8(move)
 		}
 		return
 	}
-	if slot.me != me || slot.opp != opp || int(slot.depth) != depth {
-		*slot = ttEntry{me: me, opp: opp, lower: -32000, upper: 32000, depth: int8(depth), move: -1}
+	if slot.me != me || slot.opp != opp || int(slot.depth) != depth || slot.conf != conf {
+		*slot = ttEntry{me: me, opp: opp, lower: -32000, upper: 32000, depth: int8(depth), move: -1, conf: conf}
 	}
 	switch {
 	case score <= alpha:

@@ -112,7 +112,10 @@ func TestUniqueOpenings(t *testing.T) {
 //	REVERSI_MATCH_GAMES=20 nice -n 10 go test -run TestMatchNBoard -v -timeout 120m ./engine/reversi/internal/match
 //
 // REVERSI_MATCH_GAMES is the number of openings (each played twice),
-// REVERSI_MATCH_PLIES their length (6). The program runs in its own
+// REVERSI_MATCH_PLIES their length (6). REVERSI_MATCH_OPENINGS=from:to
+// plays only openings from..to-1 of those (counting from 0), so that a long
+// match can run as chunks: REVERSI_MATCH_GAMES=20 with 0:5, 5:10, 10:15 and
+// 15:20 plays the same 40 games as one run. The program runs in its own
 // directory (NTest reads its evaluation files from there). The report gives
 // both sides' average time per move, so the depth can be set to match ours.
 func TestMatchNBoard(t *testing.T) {
@@ -136,12 +139,20 @@ func TestMatchNBoard(t *testing.T) {
 	if v, err := strconv.Atoi(os.Getenv("REVERSI_MATCH_GAMES")); err == nil && v > 0 {
 		n = v
 	}
+	openings := UniqueOpenings(plies, n)
+	if r := os.Getenv("REVERSI_MATCH_OPENINGS"); r != "" {
+		var from, to int
+		if _, err := fmt.Sscanf(r, "%d:%d", &from, &to); err != nil || from < 0 || to > len(openings) || from >= to {
+			t.Fatalf("REVERSI_MATCH_OPENINGS=%q: want from:to within 0:%d", r, len(openings))
+		}
+		openings = openings[from:to]
+	}
 	dir := path[:strings.LastIndexByte(path, '/')+1]
 	them := &NBoardPlayer{Path: path, Dir: dir, Depth: depth}
 	defer them.Close()
 	ours := &clocked{Player: EnginePlayer{Engine: reversi.NewEngine(), Limits: reversi.Limits{Level: reversi.MaxLevel}}, moveTime: moveTime}
 	start := time.Now()
-	st, err := Play(context.Background(), ours, them, UniqueOpenings(plies, n), func(g int, st Stats) {
+	st, err := Play(context.Background(), ours, them, openings, func(g int, st Stats) {
 		m, d := them.Thinking()
 		t.Logf("game %d: %v; ours %.3f s a move, theirs %.3f s", g, st, ours.average(), d.Seconds()/float64(max(m, 1)))
 	})

@@ -2,6 +2,7 @@ package match
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"os"
 	"strings"
@@ -20,7 +21,8 @@ import (
 //
 // A variant is a "+"-separated list of: full (the engine as shipped),
 // noselective (Multi-ProbCut off), pattern (the pattern tables),
-// linear (the linear evaluation).
+// linear (the linear evaluation), patternsN (the pattern tables up to N
+// empties, the linear evaluation above).
 func TestMatchVariants(t *testing.T) {
 	if !fullMatch() {
 		t.Skip("set REVERSI_MATCH=1 to play engine variants against each other")
@@ -61,7 +63,11 @@ func variant(t *testing.T, spec string, moveTime time.Duration) Player {
 		case "linear":
 			e.UseLinearEvaluation()
 		default:
-			t.Fatalf("unknown variant %q", v)
+			var n int
+			if _, err := fmt.Sscanf(v, "patterns%d", &n); err != nil || n < 0 || n > 60 {
+				t.Fatalf("unknown variant %q", v)
+			}
+			e.UsePatternsUpTo(n)
 		}
 	}
 	return &clocked{Player: EnginePlayer{Engine: e, Limits: lim, Label: spec}, moveTime: moveTime}

@@ -1,0 +1,75 @@
+package reversi
+
+// Selective endgame passes (endgame ProbCut). Before the exact solve of a
+// position with many empties, the solver runs passes in which a null-window
+// node far enough from the end may be decided by a shallow midgame search
+// instead of an exact one: if the shallow score lies at least t*sigma above
+// beta (in discs), the node is taken to fail high, and likewise below alpha.
+// Each pass is cheap compared with the proof, and leaves behind what the
+// proof needs most: a best move at every node it searched (in the solver's
+// table, marked with the pass's t so that no later pass trusts its bounds)
+// and a near-certain score for the root's aspiration window. The final pass
+// is the exact one, and only its result is returned: the selective passes
+// change how fast the exact answer is found, never the answer.
+//
+// sigma, the spread of (exact score - shallow score), is a linear function
+// of the empties and the shallow depth, fitted by TestFitEndgameProbCut
+// from held-out self-play positions with exact scores.
+
+// endCutSigmaCoeffs: sigma = c[0] + c[1]*empties + c[2]*shallow, in
+// evalScale units (REVERSI_ENDCUT_FIT, 897 held-out positions per number
+// of empties from 12 to 18, shallow depths 0-6, pattern evaluation): about
+// 6 to 8 discs.
+var endCutSigmaCoeffs = [3]float64{521.7, 17.61, -39.82}
+
+// endCutSigma is the spread of (exact score - depth-shallow score) for a
+// position with the given empties, in evalScale units.
+func endCutSigma(empties, shallow int) int {
+	c := &endCutSigmaCoeffs
+	return int(c[0] + c[1]*float64(empties) + c[2]*float64(shallow))
+}
+
+// endCutDepth is the depth of the shallow search deciding a node: two
+// plies. Even, because at odd depths the shallow score is biased by 1.5-3
+// discs towards the side to move (TestFitEndgameProbCut); and shallow,
+// because the cut's value is mostly the ordering the pass leaves behind:
+// four plies from 18 empties up took FFO #40-#49 to 1.18 G nodes, two plies
+// everywhere to 1.10 G, the static evaluation to 1.28 G.
+const endCutDepth = 2
+
+var (
+	// endCutMinEmpties is the fewest empties at which a selective pass
+	// tries a cut: below it the subtree is too small to be worth a shallow
+	// search (from 14: 1.32 G nodes on FFO #40-#49; from 10: 1.16-1.45 G).
+	endCutMinEmpties = 12
+	// endCutRootEmpties is the fewest empties at which the solver runs
+	// selective passes before the exact one.
+	endCutRootEmpties = 18
+)
+
+// endCutPasses are the cut thresholds of the selective passes, in
+// hundredths of a sigma (each below provenExact), run in this order
+// before the exact pass.
+// Tried on FFO #40-#49 (exact node counts, which vary a lot with small
+// changes): one pass at 1.5 sigma 1.12-1.17 G, passes at 1.0, 1.6 and 2.4
+// sigma 1.18 G, 1.0 and 2.0 sigma 1.10 G (without passes 1.59 G).
+var endCutPasses = []uint8{100, 200}
+
+// endProbCut tries to decide a null-window solver node (beta = alpha+1, in
+// discs) by a shallow search, during a selective pass; it returns the bound
+// and true when it can.
+func (e *Engine) endProbCut(me, opp uint64, alpha, beta, empties int) (int, bool) {
+	sd := endCutDepth
+	margin := int(e.endConf) * endCutSigma(empties, sd) / 100
+	if hi := beta*evalScale + margin; hi < mpcLimit {
+		if v := e.pvs(me, opp, hi-1, hi, sd); v >= hi || e.aborted {
+			return beta, true
+		}
+	}
+	if lo := alpha*evalScale - margin; lo > -mpcLimit {
+		if v := e.pvs(me, opp, lo, lo+1, sd); v <= lo || e.aborted {
+			return alpha, true
+		}
+	}
+	return 0, false
+}
