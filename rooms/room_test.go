@@ -136,6 +136,19 @@ type forgetfulStore struct {
 	lost  chan struct{}
 }
 
+// lose switches s to a copy of room id that has only its first keep events.
+func (s *forgetfulStore) lose(t *testing.T, id string, keep int) {
+	t.Helper()
+	ctx := context.Background()
+	meta, events, err := s.Store.Load(ctx, id)
+	require.NoError(t, err)
+	st, _, err := replayLog(meta, events[:keep])
+	require.NoError(t, err)
+	s.after = NewMemoryStore(DefaultTTLs)
+	require.NoError(t, s.after.Create(ctx, meta, events[:keep], st.summary()))
+	close(s.lost)
+}
+
 func (s *forgetfulStore) now() Store {
 	select {
 	case <-s.lost:
@@ -163,8 +176,7 @@ func (s *forgetfulStore) Chat(ctx context.Context, id string) ([]ChatLine, error
 // as stored.
 func TestStoreThatLostAnEventIsReloaded(t *testing.T) {
 	ctx := context.Background()
-	mem := NewMemoryStore(DefaultTTLs)
-	store := &forgetfulStore{Store: mem, lost: make(chan struct{})}
+	store := &forgetfulStore{Store: NewMemoryStore(DefaultTTLs), lost: make(chan struct{})}
 	bots := NewBotPool(1, 4)
 	t.Cleanup(bots.Close)
 	svc := NewService(store, NewMemoryBroker(), bots, Config{Node: "A", Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
@@ -182,14 +194,7 @@ func TestStoreThatLostAnEventIsReloaded(t *testing.T) {
 	require.NoError(t, err) // version 3
 
 	// The failover: the store now has the room only up to version 2.
-	meta, events, err := mem.Load(ctx, v.ID)
-	require.NoError(t, err)
-	after := NewMemoryStore(DefaultTTLs)
-	st, _, err := replayLog(meta, events[:2])
-	require.NoError(t, err)
-	require.NoError(t, after.Create(ctx, meta, events[:2], st.summary()))
-	store.after = after
-	close(store.lost)
+	store.lose(t, v.ID, 2)
 
 	// Bob's move is refused (it is Ann's turn at version 2), the room notices it is ahead
 	// of the Store and reloads; then Ann's move, played again, is stored.
@@ -234,8 +239,7 @@ func (w *watcher) waitType(t *testing.T, typ string, within time.Duration) {
 // rather than keep a move the stored game no longer has and decide later moves on it.
 func TestNodeThatMissedALossLearnsFromTheNextEvent(t *testing.T) {
 	ctx := context.Background()
-	mem := NewMemoryStore(DefaultTTLs)
-	store := &forgetfulStore{Store: mem, lost: make(chan struct{})}
+	store := &forgetfulStore{Store: NewMemoryStore(DefaultTTLs), lost: make(chan struct{})}
 	broker := NewMemoryBroker()
 	bots := NewBotPool(1, 4)
 	t.Cleanup(bots.Close)
@@ -260,14 +264,7 @@ func TestNodeThatMissedALossLearnsFromTheNextEvent(t *testing.T) {
 	onB.waitVersion(t, 3, 5*time.Second) // B shows f5
 
 	// The failover loses f5; a third node, fresh, stores Ann's other choice as seq 3.
-	meta, events, err := mem.Load(ctx, v.ID)
-	require.NoError(t, err)
-	after := NewMemoryStore(DefaultTTLs)
-	st, _, err := replayLog(meta, events[:2])
-	require.NoError(t, err)
-	require.NoError(t, after.Create(ctx, meta, events[:2], st.summary()))
-	store.after = after
-	close(store.lost)
+	store.lose(t, v.ID, 2)
 	c := NewService(store, broker, bots, Config{Node: "C", Logger: quiet})
 	t.Cleanup(func() { c.Shutdown(ctx) })
 	rep, err := c.Do(ctx, v.ID, Command{Kind: CmdMove, Token: ann.Token, Move: "d3"})
