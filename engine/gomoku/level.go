@@ -28,6 +28,7 @@ type options struct {
 	screenDepth     int  // VCT depth of the screen, in attacker moves
 	quiesce         int  // open-three answers searched below the leaves (0: off)
 	selective       bool // log-scaled reductions and quiet-move pruning (selective.go)
+	futility        bool // static futility pruning and razoring (selective.go)
 	deepScreenNodes int  // node budget of the deep screen per move (0: off; deepScreen)
 }
 
@@ -79,7 +80,7 @@ func levelOptions(level int) options {
 	default:
 		o.depth, o.rootVCF, o.leafVCF, o.rootVCT, o.vctDepth = MaxDepth, 500000, 60, 400000, 10
 		o.screenMoves, o.screenVCF, o.screenVCT, o.screenDepth = 20, 5000, 10000, 6
-		o.selective = true
+		o.selective, o.futility = true, true
 		o.deepScreenNodes = 400000
 	}
 	return o

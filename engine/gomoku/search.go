@@ -172,14 +172,14 @@ func (e *Engine) Search(ctx context.Context, b *Board, lim Limits) (Result, erro
 	}
 
 	// Forced answers and threat-space wins before the main search. The
-	// threat search gets at most a third of the time.
+	// threat search gets at most rootThreatShare of the time.
 	e.threatUntil, e.threatOut = time.Time{}, false
 	dl, hasDL := ctx.Deadline()
 	if hasDL {
-		e.threatUntil = start.Add(time.Until(dl) / 3)
+		e.threatUntil = start.Add(time.Duration(float64(time.Until(dl)) * rootThreatShare))
 	}
 	if lim.Nodes > 0 {
-		e.threatNodes = lim.Nodes / 3 // the same share of a node budget
+		e.threatNodes = uint64(float64(lim.Nodes) * rootThreatShare) // the same share of a node budget
 	}
 	r, ok := e.rootThreats(pos, info)
 	e.threatUntil, e.threatOut, e.threatNodes = time.Time{}, false, 0
@@ -196,13 +196,14 @@ func (e *Engine) Search(ctx context.Context, b *Board, lim Limits) (Result, erro
 		return Result{}, errors.New("gomoku: no legal move")
 	}
 	best := info(0, int(e.rootMoves[0].move), 0, []int16{e.rootMoves[0].move})
-	// The screen may use the time up to half of the budget; what it has not
-	// screened by then is searched unscreened.
+	// The screen may use the time up to screenShare of the budget; what it
+	// has not screened by then is screened if the main search chooses it
+	// (screenBest).
 	if hasDL {
-		e.threatUntil = start.Add(time.Until(dl) / 2)
+		e.threatUntil = start.Add(time.Duration(float64(time.Until(dl)) * screenShare))
 	}
 	if lim.Nodes > 0 {
-		e.threatNodes = lim.Nodes / 2
+		e.threatNodes = uint64(float64(lim.Nodes) * screenShare)
 	}
 	e.screenRoot(pos)
 	e.threatUntil, e.threatOut, e.threatNodes = time.Time{}, false, 0
@@ -231,7 +232,7 @@ func (e *Engine) Search(ctx context.Context, b *Board, lim Limits) (Result, erro
 			break
 		}
 		e.pickNoisy(lim.Seed, depth)
-		if depth > 1 && int(e.rootMoves[0].move) == pos.index(best.Best) {
+		if depth > stableFromDepth && int(e.rootMoves[0].move) == pos.index(best.Best) {
 			stable++
 		} else {
 			stable = 0
@@ -281,6 +282,26 @@ const (
 	stableShort      = 2
 	stableShortShare = 0.75
 )
+
+// stableFromDepth: iterations up to this depth do not count as keeping the
+// best move. They take a few milliseconds, so counting them let the search
+// stop at half its time after four trivial iterations.
+const stableFromDepth = 5
+
+// rootThreatShare is the share of the time (or of the node budget) the
+// threat search at the root may use before the main search. It was a
+// third: in the games against Rapfi at 1 s a move, the root VCT used all
+// of it on most moves without finding a win, and the main search started
+// after 320 ms. The main search finds the short threat wins itself (the
+// four extension, the VCF at its leaves), and the deep screen guards
+// against the opponent's.
+const rootThreatShare = 0.1
+
+// screenShare is the share of the time (counted from the start of the
+// search) up to which the screen of the root moves may run. It was a
+// half; like the root threat search, the screen often left the main
+// search only the second half of the second.
+const screenShare = 0.25
 
 // stopEarly reports whether the search may stop after an iteration, with
 // elapsed of total used and the best move unchanged for stable
@@ -719,6 +740,23 @@ func (e *Engine) negamax(b *Board, depth, alpha, beta, ply int) int {
 	if depth <= 0 {
 		return e.leaf(b, alpha, beta, ply)
 	}
+	pvNode := beta-alpha > 1
+	staticEval, haveEval := 0, false
+	// Static futility and razoring (selective.go): far above beta, a
+	// shallow node is not searched; far below alpha, it drops into the
+	// threat search and the quiescence of open threes.
+	if e.opt.futility && !pvNode && depth <= futilityDepth && b.classCount[opp][tFlex4] == 0 &&
+		beta < WinThreshold && alpha > -WinThreshold {
+		if !haveEval {
+			staticEval, haveEval = e.eval(b), true
+		}
+		if staticEval-staticFutilityMargin(depth) >= beta {
+			return staticEval
+		}
+		if depth <= razorDepth && staticEval+razorMargin(depth) < alpha {
+			return e.leaf(b, alpha, beta, ply)
+		}
+	}
 	// Near the leaves, a short VCF for the side to move: the static
 	// evaluation of the plies below cannot see it.
 	if depth <= 1 && e.opt.leafVCF > 0 && b.hasFourMove(me) {
@@ -743,8 +781,6 @@ func (e *Engine) negamax(b *Board, depth, alpha, beta, ply int) int {
 	origAlpha := alpha
 	best := -WinScore - 1
 	bestMove := moves[0].move
-	pvNode := beta-alpha > 1
-	staticEval, haveEval := 0, false
 	for k, m := range moves {
 		quiet := b.threat[me][m.move] < tThree && b.threat[opp][m.move] < tThree
 		// Selective search (selective.go): moves that make no open three
