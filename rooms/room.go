@@ -809,13 +809,22 @@ func (r *liveRoom) execute(ctx context.Context, cmd Command) (Reply, error) {
 	return Reply{}, errorf(CodeStale, "another move was stored first; look at the new position")
 }
 
+// head is where this node's copy of the room's log ends.
+func (r *liveRoom) head() Head {
+	h := Head{Version: r.state.version}
+	if n := len(r.public); n > 0 {
+		h.Time = r.public[n-1].Time
+	}
+	return h
+}
+
 // store appends a decision's events with compare-and-set; once they are stored the room
 // takes the decision's state, tells local watchers and publishes the events to the other
 // nodes.
 func (r *liveRoom) store(ctx context.Context, d decision, watcher Subscriber) error {
 	ctx, cancel := backendContext(ctx)
 	defer cancel()
-	if err := r.node.store.Append(ctx, r.id, r.state.version, d.events, d.next.summary()); err != nil {
+	if err := r.node.store.Append(ctx, r.id, r.head(), d.events, d.next.summary()); err != nil {
 		r.node.backendFailed(err)
 		if errors.Is(err, ErrNotFound) {
 			return errorf(CodeRoomNotFound, "the room has expired")

@@ -164,8 +164,8 @@ func (s *forgetfulStore) Load(ctx context.Context, id string) (Meta, []Event, er
 func (s *forgetfulStore) EventsSince(ctx context.Context, id string, after int64) ([]Event, error) {
 	return s.now().EventsSince(ctx, id, after)
 }
-func (s *forgetfulStore) Append(ctx context.Context, id string, v int64, evs []Event, sum Summary) error {
-	return s.now().Append(ctx, id, v, evs, sum)
+func (s *forgetfulStore) Append(ctx context.Context, id string, head Head, evs []Event, sum Summary) error {
+	return s.now().Append(ctx, id, head, evs, sum)
 }
 func (s *forgetfulStore) Chat(ctx context.Context, id string) ([]ChatLine, error) {
 	return s.now().Chat(ctx, id)
@@ -284,4 +284,50 @@ func TestNodeThatMissedALossLearnsFromTheNextEvent(t *testing.T) {
 	require.NoError(t, json.Unmarshal(<-again.msgs, &joined))
 	require.Equal(t, int64(3), joined.State.Version)
 	require.Equal(t, []string{"d3"}, joined.State.Moves, "B shows the stored game")
+}
+
+// A node that missed both the loss and the event stored in its place cannot store a move
+// decided on the lost one: the Store's compare-and-set takes the last event's time as
+// well as the version, so the move is refused (stale), the node finds the log it missed,
+// and the stored game stays one the rules can replay.
+func TestNodeThatMissedALossCannotStoreOnIt(t *testing.T) {
+	ctx := context.Background()
+	store := &forgetfulStore{Store: NewMemoryStore(DefaultTTLs), lost: make(chan struct{})}
+	broker := NewMemoryBroker()
+	bots := NewBotPool(1, 4)
+	t.Cleanup(bots.Close)
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	b := NewService(store, broker, bots, Config{Node: "B", Logger: quiet})
+	t.Cleanup(func() { b.Shutdown(ctx) })
+	v, err := b.Create(ctx, CreateRequest{Game: "reversi"})
+	require.NoError(t, err)
+	ann, err := b.Do(ctx, v.ID, Command{Kind: CmdSit, Seat: Black, Name: "Ann"})
+	require.NoError(t, err)
+	bob, err := b.Do(ctx, v.ID, Command{Kind: CmdSit, Seat: White, Name: "Bob"})
+	require.NoError(t, err)
+	onB := newWatcher()
+	_, err = b.Join(ctx, onB, JoinRequest{Room: v.ID})
+	require.NoError(t, err)
+	_, err = b.Do(ctx, v.ID, Command{Kind: CmdMove, Token: ann.Token, Move: "f5"})
+	require.NoError(t, err)
+
+	// f5 is lost; node C, whose events B never hears of, stores d3 in its place, later
+	// (events carry their time to the millisecond; after a real failover, seconds later).
+	store.lose(t, v.ID, 2)
+	time.Sleep(2 * time.Millisecond)
+	c := NewService(store, lossyBroker{broker}, bots, Config{Node: "C", Logger: quiet})
+	t.Cleanup(func() { c.Shutdown(ctx) })
+	_, err = c.Do(ctx, v.ID, Command{Kind: CmdMove, Token: ann.Token, Move: "d3"})
+	require.NoError(t, err)
+
+	// Bob answers f5 on B: the same version, another log.
+	_, err = b.Do(ctx, v.ID, Command{Kind: CmdMove, Token: bob.Token, Move: "f6"})
+	require.Equal(t, CodeStale, CodeOf(err), "%v", err)
+	onB.waitType(t, "resync", 5*time.Second)
+	meta, events, err := store.Load(ctx, v.ID)
+	require.NoError(t, err)
+	_, _, err = replayLog(meta, events)
+	require.NoError(t, err, "the stored log is a game")
+	require.Len(t, events, 3)
+	require.Equal(t, "d3", events[2].Move)
 }

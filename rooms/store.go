@@ -23,12 +23,13 @@ type Store interface {
 	// EventsSince returns the events with seq > after, in order (empty if none).
 	EventsSince(ctx context.Context, id string, after int64) ([]Event, error)
 
-	// Append stores events, whose seqs must run version+1, version+2, ..., if and only
-	// if the room's version is still version: a compare-and-set, atomic across all
-	// nodes. If another append got there first it returns ErrStale and stores nothing.
-	// sum replaces the room's summary in the same step. The room's time to live
-	// restarts: FinishedTTL when sum.Status is finished, IdleTTL otherwise.
-	Append(ctx context.Context, id string, version int64, events []Event, sum Summary) error
+	// Append stores events, whose seqs must run head.Version+1, head.Version+2, ..., if
+	// and only if the room's log still ends at head: a compare-and-set, atomic across all
+	// nodes. If another append got there first (or the log ends with another event) it
+	// returns ErrStale and stores nothing. sum replaces the room's summary in the same
+	// step. The room's time to live restarts: FinishedTTL when sum.Status is finished,
+	// IdleTTL otherwise.
+	Append(ctx context.Context, id string, head Head, events []Event, sum Summary) error
 
 	// List returns up to limit room summaries, most recently updated first.
 	List(ctx context.Context, limit int) ([]Summary, error)
@@ -69,6 +70,19 @@ type Store interface {
 
 	// Close releases the Store's resources.
 	Close() error
+}
+
+// Head is where a writer believes a room's log ends: its number of events and the time
+// of the last. The version alone would let a node whose copy of the log went another way
+// store on top of a log it has not seen: after a Redis failover that lost events the node
+// had applied, the game can go on elsewhere to the same version with other moves. The
+// last event's time tells the two logs apart (two events stored under one seq by
+// different writers differ in time).
+type Head struct {
+	Version int64
+	// Time is the last event's time; zero compares the version alone (a room with no
+	// event, or a writer that does not know it).
+	Time time.Time
 }
 
 // TTLs say how long rooms live without activity. A room's clock restarts at each append.

@@ -100,8 +100,8 @@ func (m *MemoryStore) EventsSince(ctx context.Context, id string, after int64) (
 }
 
 // Append implements Store.
-func (m *MemoryStore) Append(ctx context.Context, id string, version int64, events []Event, sum Summary) error {
-	if err := checkSeqs(version, events); err != nil {
+func (m *MemoryStore) Append(ctx context.Context, id string, head Head, events []Event, sum Summary) error {
+	if err := checkSeqs(head.Version, events); err != nil {
 		return err
 	}
 	m.mu.Lock()
@@ -110,7 +110,10 @@ func (m *MemoryStore) Append(ctx context.Context, id string, version int64, even
 	if r == nil {
 		return ErrNotFound
 	}
-	if int64(len(r.events)) != version {
+	if int64(len(r.events)) != head.Version {
+		return ErrStale
+	}
+	if n := len(r.events); n > 0 && !head.Time.IsZero() && !r.events[n-1].Time.Equal(head.Time) {
 		return ErrStale
 	}
 	r.events = append(r.events, events...)

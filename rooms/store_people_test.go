@@ -52,7 +52,7 @@ func testStorePlayers(t *testing.T, s Store) {
 	require.NoError(t, s.RecordPlayer(ctx, "ann", "p3", White, t0.Add(time.Minute)))
 	require.NoError(t, s.RecordPlayer(ctx, "ann", "gone", White, t0.Add(2*time.Minute)))
 	require.NoError(t, s.RecordPlayer(ctx, "bob", "p2", White, t0))
-	require.NoError(t, s.Append(ctx, "p1", 0, []Event{moveEvent(1, Black, "f5")},
+	require.NoError(t, s.Append(ctx, "p1", Head{}, []Event{moveEvent(1, Black, "f5")},
 		Summary{ID: "p1", Status: StatusFinished, UpdatedAt: t0.Add(time.Hour)}))
 
 	rooms, err = s.PlayerRooms(ctx, "ann", 10)
@@ -133,7 +133,7 @@ func testStoreWaitingTTL(t *testing.T, s Store) {
 	ctx := context.Background()
 	require.NoError(t, s.Create(ctx, testMeta("empty"), nil, Summary{ID: "empty", Status: StatusWaiting}))
 	require.NoError(t, s.Create(ctx, testMeta("started"), nil, Summary{ID: "started", Status: StatusWaiting}))
-	require.NoError(t, s.Append(ctx, "started", 0, []Event{moveEvent(1, Black, "f5")},
+	require.NoError(t, s.Append(ctx, "started", Head{}, []Event{moveEvent(1, Black, "f5")},
 		Summary{ID: "started", Status: StatusPlaying}))
 	// The waiting room lapses after its 200 ms; waiting on the clock is the point.
 	require.Eventually(t, func() bool {

@@ -126,16 +126,22 @@ if #ARGV > 3 then redis.call('PEXPIRE', KEYS[2], ARGV[3]) end
 return 1
 `)
 
-// appendScript is the compare-and-set append: it checks the version and pushes the
-// events in one atomic step, so two nodes can never both store a move for one turn.
-// KEYS: room, log. ARGV: expected version, summary, ttl ms, events...
-// Returns the new version, -1 if the room does not exist, -2 if the version moved on.
+// appendScript is the compare-and-set append: it checks the version (and, when given,
+// the last event's time: Head) and pushes the events in one atomic step, so two nodes can
+// never both store a move for one turn, nor one store on a log it has not seen.
+// KEYS: room, log. ARGV: expected version, summary, ttl ms, expected last event's time as
+// stored (RFC 3339; empty: the version alone), events...
+// Returns the new version, -1 if the room does not exist, -2 if the log moved on.
 var appendScript = redis.NewScript(`
 local v = redis.call('HGET', KEYS[1], 'version')
 if not v then return -1 end
 if v ~= ARGV[1] then return -2 end
-for i = 4, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
-local nv = tonumber(v) + #ARGV - 3
+if ARGV[4] ~= '' then
+  local last = redis.call('LINDEX', KEYS[2], -1)
+  if last and cjson.decode(last).time ~= ARGV[4] then return -2 end
+end
+for i = 5, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
+local nv = tonumber(v) + #ARGV - 4
 redis.call('HSET', KEYS[1], 'version', nv, 'summary', ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 redis.call('PEXPIRE', KEYS[2], ARGV[3])
@@ -302,11 +308,16 @@ func (s *RedisStore) EventsSince(ctx context.Context, id string, after int64) ([
 }
 
 // Append implements Store.
-func (s *RedisStore) Append(ctx context.Context, id string, version int64, events []Event, sum Summary) error {
-	if err := checkSeqs(version, events); err != nil {
+func (s *RedisStore) Append(ctx context.Context, id string, head Head, events []Event, sum Summary) error {
+	if err := checkSeqs(head.Version, events); err != nil {
 		return err
 	}
-	args := []any{strconv.FormatInt(version, 10), mustJSON(sum), s.ttls.of(sum).Milliseconds()}
+	last := ""
+	if !head.Time.IsZero() {
+		// As encoding/json writes it into the stored event.
+		last = head.Time.Format(time.RFC3339Nano)
+	}
+	args := []any{strconv.FormatInt(head.Version, 10), mustJSON(sum), s.ttls.of(sum).Milliseconds(), last}
 	args, err := encodeEvents(events, args)
 	if err != nil {
 		return err

@@ -92,7 +92,7 @@ func testStoreCreateLoad(t *testing.T, s Store) {
 	require.ErrorIs(t, err, ErrNotFound)
 	_, err = s.EventsSince(ctx, "nosuchroom", 0)
 	require.ErrorIs(t, err, ErrNotFound)
-	require.ErrorIs(t, s.Append(ctx, "nosuchroom", 0, []Event{seatEvent(1, Black)}, Summary{}), ErrNotFound)
+	require.ErrorIs(t, s.Append(ctx, "nosuchroom", Head{}, []Event{seatEvent(1, Black)}, Summary{}), ErrNotFound)
 
 	// A room with no events at all.
 	require.NoError(t, s.Create(ctx, testMeta("empty"), nil, Summary{ID: "empty"}))
@@ -105,14 +105,14 @@ func testStoreCreateLoad(t *testing.T, s Store) {
 func testStoreAppend(t *testing.T, s Store) {
 	ctx := context.Background()
 	require.NoError(t, s.Create(ctx, testMeta("r"), nil, Summary{ID: "r"}))
-	require.NoError(t, s.Append(ctx, "r", 0, []Event{moveEvent(1, Black, "f5")}, Summary{ID: "r"}))
+	require.NoError(t, s.Append(ctx, "r", Head{}, []Event{moveEvent(1, Black, "f5")}, Summary{ID: "r"}))
 	// Two events in one append (a move and the forced pass it causes).
-	require.NoError(t, s.Append(ctx, "r", 1, []Event{moveEvent(2, White, "d6"), {Seq: 3, Type: EvPass, Time: t0, Seat: Black}}, Summary{ID: "r"}))
+	require.NoError(t, s.Append(ctx, "r", Head{Version: 1}, []Event{moveEvent(2, White, "d6"), {Seq: 3, Type: EvPass, Time: t0, Seat: Black}}, Summary{ID: "r"}))
 
 	// A stale version stores nothing.
-	require.ErrorIs(t, s.Append(ctx, "r", 1, []Event{moveEvent(2, White, "f4")}, Summary{ID: "r"}), ErrStale)
+	require.ErrorIs(t, s.Append(ctx, "r", Head{Version: 1}, []Event{moveEvent(2, White, "f4")}, Summary{ID: "r"}), ErrStale)
 	// Seqs that do not continue the version are refused.
-	require.Error(t, s.Append(ctx, "r", 3, []Event{moveEvent(5, White, "f4")}, Summary{ID: "r"}))
+	require.Error(t, s.Append(ctx, "r", Head{Version: 3}, []Event{moveEvent(5, White, "f4")}, Summary{ID: "r"}))
 
 	_, events, err := s.Load(ctx, "r")
 	require.NoError(t, err)
@@ -128,6 +128,17 @@ func testStoreAppend(t *testing.T, s Store) {
 	since, err = s.EventsSince(ctx, "r", 99)
 	require.NoError(t, err)
 	require.Empty(t, since)
+
+	// The head names the last event too: a writer whose log ends with another event at
+	// this version (a failover lost events it had, and the game went on) is stale. The
+	// time as loaded, and as first written, both match.
+	other := Head{Version: 3, Time: events[2].Time.Add(time.Millisecond)}
+	require.ErrorIs(t, s.Append(ctx, "r", other, []Event{moveEvent(4, White, "f4")}, Summary{ID: "r"}), ErrStale)
+	require.NoError(t, s.Append(ctx, "r", Head{Version: 3, Time: events[2].Time}, []Event{moveEvent(4, White, "f4")}, Summary{ID: "r"}))
+	require.NoError(t, s.Append(ctx, "r", Head{Version: 4, Time: moveEvent(4, White, "f4").Time}, []Event{moveEvent(5, Black, "e3")}, Summary{ID: "r"}))
+	_, events, err = s.Load(ctx, "r")
+	require.NoError(t, err)
+	require.Len(t, events, 5)
 }
 
 // testStoreConcurrentAppend races many appends for one turn, through separate Store
@@ -148,7 +159,7 @@ func testStoreConcurrentAppend(t *testing.T, s Store, newStore func(*testing.T, 
 		go func() {
 			defer wg.Done()
 			st := stores[i%len(stores)]
-			results <- st.Append(ctx, "race", 0, []Event{moveEvent(1, Black, fmt.Sprintf("m%d", i))}, Summary{ID: "race"})
+			results <- st.Append(ctx, "race", Head{}, []Event{moveEvent(1, Black, fmt.Sprintf("m%d", i))}, Summary{ID: "race"})
 		}()
 	}
 	wg.Wait()
@@ -179,7 +190,7 @@ func testStoreList(t *testing.T, s Store) {
 		require.NoError(t, s.Create(ctx, testMeta(id), nil, sum))
 	}
 	// Updating a makes it the most recent.
-	require.NoError(t, s.Append(ctx, "a", 0, []Event{moveEvent(1, Black, "f5")},
+	require.NoError(t, s.Append(ctx, "a", Head{}, []Event{moveEvent(1, Black, "f5")},
 		Summary{ID: "a", Game: "reversi", Status: StatusPlaying, UpdatedAt: t0.Add(time.Hour), Plies: 1}))
 
 	list, err := s.List(ctx, 10)
@@ -205,7 +216,7 @@ func testStoreExpiry(t *testing.T, s Store) {
 	ctx := context.Background()
 	require.NoError(t, s.Create(ctx, testMeta("fin"), nil, Summary{ID: "fin", Status: StatusWaiting}))
 	require.NoError(t, s.Create(ctx, testMeta("live"), nil, Summary{ID: "live", Status: StatusWaiting}))
-	require.NoError(t, s.Append(ctx, "fin", 0, []Event{moveEvent(1, Black, "f5")}, Summary{ID: "fin", Status: StatusFinished}))
+	require.NoError(t, s.Append(ctx, "fin", Head{}, []Event{moveEvent(1, Black, "f5")}, Summary{ID: "fin", Status: StatusFinished}))
 	// The finished room expires after its 200 ms TTL; waiting on the clock is the point.
 	require.Eventually(t, func() bool {
 		_, _, err := s.Load(ctx, "fin")

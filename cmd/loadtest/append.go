@@ -100,7 +100,7 @@ func appendLatency(ctx context.Context, cfg config, log io.Writer) (AppendResult
 				}
 				t := time.Now()
 				ev := rooms.Event{Seq: version + 1, Type: rooms.EvMove, Time: t.UTC(), Seat: seat, Move: "f5"}
-				err := store.Append(ctx, id, version, []rooms.Event{ev},
+				err := store.Append(ctx, id, rooms.Head{Version: version}, []rooms.Event{ev},
 					rooms.Summary{ID: id, Game: "reversi", Status: rooms.StatusPlaying, UpdatedAt: t.UTC(), Plies: int(version + 1)})
 				d := time.Since(t)
 				mu.Lock()
