@@ -174,10 +174,10 @@ func testRedisPartition(t *testing.T, wait bool) {
 	}
 	final := rooms.NewRedisStore(sen.Client(t), rooms.DefaultTTLs)
 	lostAfter, _ := lostMoves(ctx, t, final, runs, since)
-	// Players whose connection no longer hears the room: they have not seen its last event
-	// (given a moment for events in flight). Reported, not required: a room that reloads
-	// after the loss forgets its watchers, and a player who did not join again hears no
-	// more events.
+	// Every player still hears its room: each has seen its last event (given a moment for
+	// events in flight). A room that reloads after the loss tells its watchers to join
+	// again (resync); one that forgot them would leave the players who were never refused
+	// deaf to their game.
 	lasts := make([]int64, len(runs))
 	for i, r := range runs {
 		_, events, err := final.Load(ctx, r.id)
@@ -210,6 +210,7 @@ func testRedisPartition(t *testing.T, wait bool) {
 		wait, sum(cut, func(m mark) int { return m.acked }), ackedInPartition, promotedAfter.Seconds(),
 		lost, lostPerRoom, vanished, wentBack, resumedAfter.Seconds(), behind, 2*len(runs), errs)
 	require.Zero(t, lostAfter, "moves acknowledged after the failover are kept")
+	require.Zero(t, behind, "every player still hears its room")
 	if wait {
 		// The partition's moves were refused, but the master had stored them and its
 		// servers showed them to the players as events (a retry finds the stored move and

@@ -4,12 +4,15 @@
 # ROOMS rooms at RATE appends/s) against each Redis set-up in turn, the order rotated
 # from round to round so that a change of the machine's load does not fall on one
 # set-up. Every line carries the machine's load average and CPU pressure over the run,
-# and the CPU time the Redis servers and the load generator used per append.
+# the CPU time the Redis servers and the load generator used per append, and (with perf)
+# how many fsyncs the Redis servers made: how many appends shared one.
 #
 # Usage (from the repository root; run it under `cpu-gate quiet` on the shared machine):
 #   cmd/loadtest/redis-latency.sh [SETUP...]
-#     SETUP  always | everysec | cluster | always-pinned | everysec-pinned
+#     SETUP  always | everysec | cluster | replica | wait | always-pinned | everysec-pinned
 #            (default: always everysec cluster always-pinned)
+#     replica: a master with one replica (both always), the appends on the master;
+#     wait: the same with REDIS_WAIT_REPLICAS=1 (WAIT 1 in every append's pipeline).
 #     *-pinned: Redis on CPU 0, the load generator on CPU 1 (taskset), to tell the CPU
 #     the two share from the disk.
 # Environment: ROUNDS (2), ROOMS (2000), RATE (2000), DURATION (20s), WARMUP (5s),
@@ -61,13 +64,14 @@ start_redis() {
   case $setup in *-pinned) pin=(taskset -c 0) ;; esac
   rpids=()
   local ports=() n=1 extra=()
-  if [ "$setup" = cluster ]; then
-    n=6
-    extra=(--cluster-enabled yes --cluster-config-file nodes.conf --cluster-node-timeout 2000)
-  fi
+  case $setup in
+    cluster) n=6 extra=(--cluster-enabled yes --cluster-config-file nodes.conf --cluster-node-timeout 2000) ;;
+    replica|wait) n=2 ;;
+  esac
   for i in $(seq 1 "$n"); do
     local p
-    if [ "$n" = 1 ]; then p=$(freeport); else p=$(freeport 10000); fi
+    if [ "$setup" = cluster ]; then p=$(freeport 10000); else p=$(freeport); fi
+    if [ "$i" = 2 ] && [ "$setup" != cluster ]; then extra=(--replicaof 127.0.0.1 "${ports[0]}"); fi
     dir="$out/$setup-$i"
     rm -rf "$dir" && mkdir -p "$dir"
     "${pin[@]}" redis-server --bind 127.0.0.1 --port "$p" --dir "$dir" --save '' --appendonly yes \
@@ -75,8 +79,11 @@ start_redis() {
     pids+=($!) rpids+=($!) ports+=("$p")
     until redis-cli -p "$p" ping >/dev/null 2>&1; do sleep 0.1; done
   done
-  if [ "$n" = 1 ]; then
+  if [ "$setup" != cluster ]; then
     target="redis://127.0.0.1:${ports[0]}/0"
+    if [ "$n" = 2 ]; then
+      until redis-cli -p "${ports[0]}" info replication | grep -q 'state=online'; do sleep 0.1; done
+    fi
     return
   fi
   local addrs=()
@@ -102,23 +109,31 @@ for round in $(seq 1 "$rounds"); do
   order=("${setups[@]:$(( (round - 1) % ${#setups[@]} ))}" "${setups[@]:0:$(( (round - 1) % ${#setups[@]} ))}")
   for setup in "${order[@]}"; do
     start_redis "$setup"
-    pin=()
-    case $setup in *-pinned) pin=(taskset -c 1) ;; esac
+    pin=() wait=()
+    case $setup in *-pinned) pin=(taskset -c 1) ;; wait) wait=(-redis-wait-replicas 1) ;; esac
     psi0=$(psi) t0=$(date +%s%N) r0=$(ticks "${rpids[@]}")
     "${pin[@]}" "$out/loadtest" -rooms "$rooms" -rate "$rate" -warmup "$warmup" -duration "$duration" \
-      -redis "$target" -json append >"$out/$setup-$round.json" 2>"$out/$setup-$round.log" &
+      -redis "$target" "${wait[@]}" -json append >"$out/$setup-$round.json" 2>"$out/$setup-$round.log" &
     lt=$!
     pids+=($lt)
+    # The Redis servers' fdatasync calls over the measured window (perf's syscall
+    # tracepoint; without perf, none counted): how many appends share one fsync.
+    if command -v perf >/dev/null 2>&1; then
+      (sleep "${warmup%s}"; perf stat -x, -e syscalls:sys_enter_fdatasync -p "$(IFS=,; echo "${rpids[*]}")" \
+        -- sleep "${duration%s}") 2>"$out/$setup-$round.perf" &
+    fi
     sleep 0.5
     l0=$(ticks "$lt" 2>/dev/null || echo 0)
     while kill -0 "$lt" 2>/dev/null; do l1=$(ticks "$lt" 2>/dev/null || echo "$l1"); sleep 0.5; done
     wait "$lt"
+    sleep 0.2 # perf ends with the window, which ended with the load generator
+    fsyncs=$(awk -F, '/fdatasync/ {print $1}' "$out/$setup-$round.perf" 2>/dev/null || true)
     psi1=$(psi) t1=$(date +%s%N) r1=$(ticks "${rpids[@]}")
     stop_redis
     python3 - "$out/$setup-$round.json" "$setup" "$round" "$(( psi1 - psi0 ))" "$(( (t1 - t0) / 1000 ))" \
-      "$(( r1 - r0 ))" "$(( l1 - l0 ))" "$(getconf CLK_TCK)" "$(cut -d' ' -f1-3 /proc/loadavg)" <<'EOF'
+      "$(( r1 - r0 ))" "$(( l1 - l0 ))" "$(getconf CLK_TCK)" "$(cut -d' ' -f1-3 /proc/loadavg)" "${fsyncs:-}" "${duration%s}" <<'EOF'
 import json, sys
-f, setup, rnd, psi_us, wall_us, rticks, lticks, hz, load = sys.argv[1:]
+f, setup, rnd, psi_us, wall_us, rticks, lticks, hz, load, fsyncs, secs = sys.argv[1:]
 r = json.load(open(f))
 l = r["latency"]
 # The CPU figures span the whole run (room creation and warm-up too): per append
@@ -128,7 +143,9 @@ appends = r["appendsPerSecond"] * wall
 print(f"round {rnd} {setup:16s} {r['appendsPerSecond']:6.0f}/s  p50 {l['p50Ms']:6.2f}  p90 {l['p90Ms']:6.2f}  "
       f"p99 {l['p99Ms']:7.2f}  max {l['maxMs']:7.1f} ms  errors {r['errors'] or {}}  "
       f"CPU us/append: redis {int(rticks) / int(hz) * 1e6 / appends:4.0f}, loadtest {int(lticks) / int(hz) * 1e6 / appends:4.0f}  "
-      f"PSI {int(psi_us) / int(wall_us):4.0%}  load {load}")
+      f"PSI {int(psi_us) / int(wall_us):4.0%}  load {load}"
+      + (f"  fsyncs {int(fsyncs) / float(secs):.0f}/s ({r['appendsPerSecond'] * float(secs) / int(fsyncs):.1f} appends each)"
+         if fsyncs.isdigit() and int(fsyncs) > 0 else ""))
 EOF
   done
 done

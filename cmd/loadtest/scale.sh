@@ -12,8 +12,9 @@
 #   cmd/loadtest/scale.sh cluster 3 600 600 40s
 #   cmd/loadtest/scale.sh sentinel 1 500 500 30s -redis-wait-replicas 1
 # Environment: SPECTATORS (default 8), WARMUP (default 10s), OUT (directory for logs and
-# JSON results; default a fresh temporary directory, printed), PIN (e.g. "0:1": the Redis
-# servers on CPU 0, the nodes and load generators on CPU 1, with taskset; empty: no pinning).
+# JSON results; default a fresh temporary directory, printed), PIN (CPU lists for taskset,
+# REDIS:NODES[:LOADGEN]: "0:1" puts the Redis servers on CPU 0, the nodes and load
+# generators on CPU 1; "0:1:0" the load generators on CPU 0 with Redis; empty: no pinning).
 #
 # Besides latency it prints the CPU each process used per move over the measured window:
 # the nodes and load generators from their own figures, the Redis servers from
@@ -28,8 +29,11 @@ warmup=${WARMUP:-10s}
 out=${OUT:-$(mktemp -d)}
 mkdir -p "$out"
 ulimit -n 20000
-redis_pin=() rest_pin=()
-if [ -n "${PIN:-}" ]; then redis_pin=(taskset -c "${PIN%%:*}") rest_pin=(taskset -c "${PIN#*:}"); fi
+redis_pin=() node_pin=() lt_pin=()
+if [ -n "${PIN:-}" ]; then
+  IFS=: read -r pin_redis pin_node pin_lt <<<"$PIN"
+  redis_pin=(taskset -c "$pin_redis") node_pin=(taskset -c "$pin_node") lt_pin=(taskset -c "${pin_lt:-$pin_node}")
+fi
 
 pids=()
 cleanup() {
@@ -114,7 +118,7 @@ esac
 node_addrs=()
 for i in $(seq 1 "$nodes"); do
   port=$(freeport)
-  "${rest_pin[@]}" nice -n 10 "$out/server" -addr "127.0.0.1:$port" -node "n$i" -max-conns-per-ip -1 -rooms-per-minute 0 \
+  "${node_pin[@]}" nice -n 10 "$out/server" -addr "127.0.0.1:$port" -node "n$i" -max-conns-per-ip -1 -rooms-per-minute 0 \
     -messages-per-second 1000 -message-burst 1000 -log-level warn "${backend[@]}" "$@" 2>"$out/server$i.log" &
   pids+=($!)
   node_addrs+=("127.0.0.1:$port")
@@ -137,7 +141,7 @@ if [ ${#redis_pids[@]} -gt 0 ]; then
 fi
 lts=()
 for i in $(seq 1 "$nodes"); do
-  "${rest_pin[@]}" nice -n 10 "$out/loadtest" -addr "${node_addrs[$((i - 1))]}" -rooms "$rooms" -rate "$rate" \
+  "${lt_pin[@]}" nice -n 10 "$out/loadtest" -addr "${node_addrs[$((i - 1))]}" -rooms "$rooms" -rate "$rate" \
     -spectators "$spectators" -warmup "$warmup" -duration "$duration" -json moves \
     >"$out/loadtest$i.json" 2>"$out/loadtest$i.log" &
   lts+=($!)
