@@ -115,9 +115,14 @@ func (s *shardSubs) unsubscribe(ch string) {
 	}
 }
 
-// close closes every connection and stops keep and the readers.
+// close closes every connection and stops keep and the readers. A second call does
+// nothing.
 func (s *shardSubs) close() {
 	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return
+	}
 	s.closed = true
 	for _, c := range s.conns {
 		s.closeLocked(c)
