@@ -101,7 +101,7 @@ func prune(depth, k, eval, alpha int) bool {
 // The margins come from the evaluation's own spread (TestEvalSpread: how
 // far a search of depth d moves the score from the static evaluation of
 // the same position, over 75-87 positions of seeded level-2 self-play; at
-// 31fcfca, before these prunings). Its 5th percentile lay at -710 to -950
+// 31fcfca, before these prunings). Its 5th percentile lay at -750 to -950
 // for depths 1 to 6, its 95th at +1,170 to +1,530: a node whose evaluation
 // is more than the static margin above beta falls to beta in fewer than
 // one case in twenty, and one more than the razor margin below alpha
