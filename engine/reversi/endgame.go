@@ -137,6 +137,8 @@ func (e *Engine) solveRoot(me, opp uint64, root []rootMove, guess int, passDone 
 			return root[0].sq, guess
 		}
 	}
+	// (Starting the exact pass with the 1-disc window around the last
+	// pass's score instead took FFO #40-#49 from 1.095 G to 1.104 G nodes.)
 	return e.solveAspiration(me, opp, root, guess)
 }
 
