@@ -61,6 +61,9 @@ type RedisConfig struct {
 	WaitReplicas int
 	// WaitTimeout bounds that wait; a move not confirmed in time is answered unavailable.
 	WaitTimeout time.Duration
+	// PoolSize is the node's Redis connections per server (per master on a Cluster),
+	// unless REDIS_URL sets pool_size. Each is a file descriptor beside the sockets.
+	PoolSize int
 }
 
 func (c Config) storeName() string {
@@ -148,6 +151,7 @@ func loadConfig(args []string, getenv func(string) string) (Config, error) {
 	intVar(&c.RoomsPerMinute, "rooms-per-minute", "ROOMS_PER_MINUTE", 10, "rooms one client address may create a minute (HTTP 429 beyond)")
 	durVar(&c.ShutdownGrace, "shutdown-grace", "SHUTDOWN_GRACE", 10*time.Second, "time to finish up on SIGTERM")
 	intVar(&c.Redis.WaitReplicas, "redis-wait-replicas", "REDIS_WAIT_REPLICAS", 0, "replicas that must have a move before it is acknowledged (Redis WAIT; 0: the master alone)")
+	intVar(&c.Redis.PoolSize, "redis-pool-size", "REDIS_POOL_SIZE", 128, "Redis connections per server (per master on a Cluster), unless REDIS_URL sets pool_size")
 	durVar(&c.Redis.WaitTimeout, "redis-wait-timeout", "REDIS_WAIT_TIMEOUT", 500*time.Millisecond, "how long a move waits for those replicas before it is answered unavailable")
 
 	// Environment values for the flags registered with defaults above.
@@ -229,6 +233,8 @@ func (c Config) checkRedis() error {
 		return fmt.Errorf("REDIS_WAIT_REPLICAS=%d needs Redis (REDIS_URL, REDIS_SENTINEL_ADDRS or REDIS_CLUSTER_ADDRS)", r.WaitReplicas)
 	case r.WaitTimeout <= 0 || r.WaitTimeout > maxWaitTimeout:
 		return fmt.Errorf("REDIS_WAIT_TIMEOUT=%v: want more than 0 and at most %v", r.WaitTimeout, maxWaitTimeout)
+	case r.PoolSize < 1:
+		return fmt.Errorf("REDIS_POOL_SIZE=%d: want at least 1", r.PoolSize)
 	}
 	return nil
 }

@@ -76,6 +76,7 @@ func TestLoadConfig(t *testing.T) {
 		"wait without redis":       {env: map[string]string{"REDIS_WAIT_REPLICAS": "1"}},
 		"negative wait":            {env: map[string]string{"REDIS_URL": "redis://r:6379", "REDIS_WAIT_REPLICAS": "-1"}},
 		"wait timeout too long":    {env: map[string]string{"REDIS_URL": "redis://r:6379", "REDIS_WAIT_TIMEOUT": "5s"}},
+		"zero pool":                {env: map[string]string{"REDIS_URL": "redis://r:6379", "REDIS_POOL_SIZE": "0"}},
 		"wait not a number":        {env: map[string]string{"REDIS_URL": "redis://r:6379", "REDIS_WAIT_REPLICAS": "one"}},
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -96,14 +97,16 @@ func TestRedisConfig(t *testing.T) {
 		want  RedisConfig
 	}{
 		{name: "url", env: map[string]string{"REDIS_URL": "redis://r:6379/0"}, store: "redis",
-			want: RedisConfig{WaitTimeout: 500 * time.Millisecond}},
+			want: RedisConfig{WaitTimeout: 500 * time.Millisecond, PoolSize: 128}},
 		{name: "sentinel", env: map[string]string{"REDIS_SENTINEL_ADDRS": "s1:26379, s2:26379,s3:26379", "REDIS_SENTINEL_MASTER": "hall"},
-			store: "redis-sentinel", want: RedisConfig{SentinelAddrs: []string{"s1:26379", "s2:26379", "s3:26379"}, SentinelMaster: "hall", WaitTimeout: 500 * time.Millisecond}},
+			store: "redis-sentinel", want: RedisConfig{SentinelAddrs: []string{"s1:26379", "s2:26379", "s3:26379"}, SentinelMaster: "hall", WaitTimeout: 500 * time.Millisecond, PoolSize: 128}},
 		{name: "cluster with wait", env: map[string]string{"REDIS_CLUSTER_ADDRS": "c1:7000,[::1]:7001", "REDIS_WAIT_REPLICAS": "1", "REDIS_WAIT_TIMEOUT": "200ms"},
-			store: "redis-cluster", want: RedisConfig{ClusterAddrs: []string{"c1:7000", "[::1]:7001"}, WaitReplicas: 1, WaitTimeout: 200 * time.Millisecond}},
+			store: "redis-cluster", want: RedisConfig{ClusterAddrs: []string{"c1:7000", "[::1]:7001"}, WaitReplicas: 1, WaitTimeout: 200 * time.Millisecond, PoolSize: 128}},
 		{name: "flags", args: []string{"-redis-cluster-addrs", "c1:7000", "-redis-password", "pw", "-redis-wait-replicas", "2"},
-			store: "redis-cluster", want: RedisConfig{ClusterAddrs: []string{"c1:7000"}, Password: "pw", WaitReplicas: 2, WaitTimeout: 500 * time.Millisecond}},
-		{name: "memory", store: "memory", want: RedisConfig{WaitTimeout: 500 * time.Millisecond}},
+			store: "redis-cluster", want: RedisConfig{ClusterAddrs: []string{"c1:7000"}, Password: "pw", WaitReplicas: 2, WaitTimeout: 500 * time.Millisecond, PoolSize: 128}},
+		{name: "cluster with a smaller pool", env: map[string]string{"REDIS_CLUSTER_ADDRS": "c1:7000", "REDIS_POOL_SIZE": "32"},
+			store: "redis-cluster", want: RedisConfig{ClusterAddrs: []string{"c1:7000"}, WaitTimeout: 500 * time.Millisecond, PoolSize: 32}},
+		{name: "memory", store: "memory", want: RedisConfig{WaitTimeout: 500 * time.Millisecond, PoolSize: 128}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, err := loadConfig(tc.args, env(tc.env))

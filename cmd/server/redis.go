@@ -12,11 +12,6 @@ import (
 	"github.com/boardhall/boardhall/rooms"
 )
 
-// defaultRedisPool is the Redis connection pool of a node (per Cluster master) unless
-// REDIS_URL sets pool_size: go-redis's default (10 per CPU) starves a busy node on a
-// durable Redis.
-const defaultRedisPool = 128
-
 // Redis client timeouts: fail fast during an outage, so that rooms answer `unavailable`
 // within a couple of seconds instead of hanging, and go-redis reconnects by itself.
 const (
@@ -73,14 +68,14 @@ func newRedisClient(cfg Config) (redis.UniversalClient, string, error) {
 		setting := "REDIS_SENTINEL_ADDRS=" + strings.Join(r.SentinelAddrs, ",") + " REDIS_SENTINEL_MASTER=" + r.SentinelMaster
 		return redis.NewFailoverClient(&redis.FailoverOptions{
 			MasterName: r.SentinelMaster, SentinelAddrs: r.SentinelAddrs, Password: r.Password,
-			PoolSize: defaultRedisPool, MaxRetries: 1,
+			PoolSize: r.PoolSize, MaxRetries: 1,
 			DialTimeout: redisDialTimeout, ReadTimeout: redisIOTimeout, WriteTimeout: redisIOTimeout,
 		}), setting, nil
 	case len(r.ClusterAddrs) > 0:
 		setting := "REDIS_CLUSTER_ADDRS=" + strings.Join(r.ClusterAddrs, ",")
 		return redis.NewClusterClient(&redis.ClusterOptions{
 			Addrs: r.ClusterAddrs, Password: r.Password,
-			PoolSize: defaultRedisPool, MaxRetries: 1,
+			PoolSize: r.PoolSize, MaxRetries: 1,
 			DialTimeout: redisDialTimeout, ReadTimeout: redisIOTimeout, WriteTimeout: redisIOTimeout,
 		}), setting, nil
 	}
@@ -94,8 +89,9 @@ func newRedisClient(cfg Config) (redis.UniversalClient, string, error) {
 	if !strings.Contains(cfg.RedisURL, "pool_size=") {
 		// Commands from many rooms at once: with appendfsync always Redis fsyncs once
 		// per event-loop turn for all the writes that arrived together, so more
-		// connections mean more moves per fsync (docs/benchmarks.md, Scale).
-		opt.PoolSize = defaultRedisPool
+		// connections mean more moves per fsync (docs/benchmarks.md, Scale); go-redis's
+		// default (10 per CPU) starves a busy node on a durable Redis.
+		opt.PoolSize = r.PoolSize
 	}
 	return redis.NewClient(opt), setting, nil
 }
