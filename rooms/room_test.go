@@ -136,6 +136,20 @@ type forgetfulStore struct {
 	lost  chan struct{}
 }
 
+// forgetfulNodes returns a forgetfulStore on a memory Store, and a function that starts a
+// node on it with a broker; the nodes share one bot pool and stop with the test.
+func forgetfulNodes(t *testing.T) (*forgetfulStore, func(name string, broker Broker) *Service) {
+	store := &forgetfulStore{Store: NewMemoryStore(DefaultTTLs), lost: make(chan struct{})}
+	bots := NewBotPool(1, 4)
+	t.Cleanup(bots.Close)
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	return store, func(name string, broker Broker) *Service {
+		svc := NewService(store, broker, bots, Config{Node: name, Logger: quiet})
+		t.Cleanup(func() { svc.Shutdown(context.Background()) })
+		return svc
+	}
+}
+
 // lose switches s to a copy of room id that has only its first keep events.
 func (s *forgetfulStore) lose(t *testing.T, id string, keep int) {
 	t.Helper()
@@ -176,11 +190,8 @@ func (s *forgetfulStore) Chat(ctx context.Context, id string) ([]ChatLine, error
 // as stored.
 func TestStoreThatLostAnEventIsReloaded(t *testing.T) {
 	ctx := context.Background()
-	store := &forgetfulStore{Store: NewMemoryStore(DefaultTTLs), lost: make(chan struct{})}
-	bots := NewBotPool(1, 4)
-	t.Cleanup(bots.Close)
-	svc := NewService(store, NewMemoryBroker(), bots, Config{Node: "A", Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	t.Cleanup(func() { svc.Shutdown(ctx) })
+	store, node := forgetfulNodes(t)
+	svc := node("A", NewMemoryBroker())
 	v, err := svc.Create(ctx, CreateRequest{Game: "reversi"})
 	require.NoError(t, err)
 	w := newWatcher()
@@ -239,17 +250,9 @@ func (w *watcher) waitType(t *testing.T, typ string, within time.Duration) {
 // rather than keep a move the stored game no longer has and decide later moves on it.
 func TestNodeThatMissedALossLearnsFromTheNextEvent(t *testing.T) {
 	ctx := context.Background()
-	store := &forgetfulStore{Store: NewMemoryStore(DefaultTTLs), lost: make(chan struct{})}
+	store, node := forgetfulNodes(t)
 	broker := NewMemoryBroker()
-	bots := NewBotPool(1, 4)
-	t.Cleanup(bots.Close)
-	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	a := NewService(store, broker, bots, Config{Node: "A", Logger: quiet})
-	b := NewService(store, broker, bots, Config{Node: "B", Logger: quiet})
-	t.Cleanup(func() {
-		a.Shutdown(ctx)
-		b.Shutdown(ctx)
-	})
+	a, b := node("A", broker), node("B", broker)
 	v, err := a.Create(ctx, CreateRequest{Game: "reversi"})
 	require.NoError(t, err)
 	ann, err := a.Do(ctx, v.ID, Command{Kind: CmdSit, Seat: Black, Name: "Ann"})
@@ -265,8 +268,7 @@ func TestNodeThatMissedALossLearnsFromTheNextEvent(t *testing.T) {
 
 	// The failover loses f5; a third node, fresh, stores Ann's other choice as seq 3.
 	store.lose(t, v.ID, 2)
-	c := NewService(store, broker, bots, Config{Node: "C", Logger: quiet})
-	t.Cleanup(func() { c.Shutdown(ctx) })
+	c := node("C", broker)
 	rep, err := c.Do(ctx, v.ID, Command{Kind: CmdMove, Token: ann.Token, Move: "d3"})
 	require.NoError(t, err)
 	require.Equal(t, int64(3), rep.Seq)
@@ -292,13 +294,9 @@ func TestNodeThatMissedALossLearnsFromTheNextEvent(t *testing.T) {
 // and the stored game stays one the rules can replay.
 func TestNodeThatMissedALossCannotStoreOnIt(t *testing.T) {
 	ctx := context.Background()
-	store := &forgetfulStore{Store: NewMemoryStore(DefaultTTLs), lost: make(chan struct{})}
+	store, node := forgetfulNodes(t)
 	broker := NewMemoryBroker()
-	bots := NewBotPool(1, 4)
-	t.Cleanup(bots.Close)
-	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	b := NewService(store, broker, bots, Config{Node: "B", Logger: quiet})
-	t.Cleanup(func() { b.Shutdown(ctx) })
+	b := node("B", broker)
 	v, err := b.Create(ctx, CreateRequest{Game: "reversi"})
 	require.NoError(t, err)
 	ann, err := b.Do(ctx, v.ID, Command{Kind: CmdSit, Seat: Black, Name: "Ann"})
@@ -315,8 +313,7 @@ func TestNodeThatMissedALossCannotStoreOnIt(t *testing.T) {
 	// (events carry their time to the millisecond; after a real failover, seconds later).
 	store.lose(t, v.ID, 2)
 	time.Sleep(2 * time.Millisecond)
-	c := NewService(store, lossyBroker{broker}, bots, Config{Node: "C", Logger: quiet})
-	t.Cleanup(func() { c.Shutdown(ctx) })
+	c := node("C", lossyBroker{broker})
 	_, err = c.Do(ctx, v.ID, Command{Kind: CmdMove, Token: ann.Token, Move: "d3"})
 	require.NoError(t, err)
 

@@ -68,19 +68,7 @@ func testRedisPartition(t *testing.T, wait bool) {
 	require.NoError(t, err)
 	defer closeAll(runs)
 
-	// play drives every room until the returned stop is called.
-	play := func() (stop func()) {
-		playCtx, cancel := context.WithCancel(ctx)
-		var wg sync.WaitGroup
-		for _, r := range runs {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				r.drive(playCtx, partitionPace)
-			}()
-		}
-		return func() { cancel(); wg.Wait() }
-	}
+	play := func() (stop func()) { return driveAll(ctx, runs, partitionPace) }
 	type mark struct{ acked, failures int }
 	marks := func() []mark {
 		m := make([]mark, len(runs))
@@ -137,7 +125,7 @@ func testRedisPartition(t *testing.T, wait bool) {
 	promoted := redis.NewClient(&redis.Options{Addr: sen.Data[1].Addr()})
 	defer promoted.Close()
 	store := rooms.NewRedisStore(promoted, rooms.DefaultTTLs)
-	lost, lostPerRoom := lostMoves(ctx, t, store, runs, nil)
+	lost, lostPerRoom, _ := lostMoves(ctx, t, store, runs, nil)
 	// Events the players had seen (moves, and passes the server stored with them) that the
 	// promoted master does not have.
 	vanished := 0
@@ -173,7 +161,7 @@ func testRedisPartition(t *testing.T, wait bool) {
 		r.mu.Unlock()
 	}
 	final := rooms.NewRedisStore(sen.Client(t), rooms.DefaultTTLs)
-	lostAfter, _ := lostMoves(ctx, t, final, runs, since)
+	lostAfter, _, _ := lostMoves(ctx, t, final, runs, since)
 	// Every player still hears its room: each has seen its last event (given a moment for
 	// events in flight). A room that reloads after the loss tells its watchers to join
 	// again (resync); one that forgot them would leave the players who were never refused
@@ -229,10 +217,9 @@ func testRedisPartition(t *testing.T, wait bool) {
 
 // lostMoves counts the acknowledged moves (of each room, from index since[i] of its
 // acknowledged list; all with since nil) that store does not have at their seq.
-func lostMoves(ctx context.Context, t *testing.T, store rooms.Store, runs []*roomRun, since []int) (int, []int) {
+func lostMoves(ctx context.Context, t *testing.T, store rooms.Store, runs []*roomRun, since []int) (lost int, perRoom []int, which []string) {
 	t.Helper()
-	lost := 0
-	perRoom := make([]int, len(runs))
+	perRoom = make([]int, len(runs))
 	for i, r := range runs {
 		_, events, err := store.Load(ctx, r.id)
 		require.NoError(t, err)
@@ -249,11 +236,27 @@ func lostMoves(ctx context.Context, t *testing.T, store rooms.Store, runs []*roo
 		for _, m := range acked {
 			if e, ok := bySeq[m.seq]; !ok || e.Move != m.move || string(e.Seat) != m.seat {
 				perRoom[i]++
+				which = append(which, fmt.Sprintf("%s #%d %s %s", r.id, m.seq, m.seat, m.move))
 			}
 		}
 		lost += perRoom[i]
 	}
-	return lost, perRoom
+	return lost, perRoom, which
+}
+
+// driveAll plays every room's moves, one each pace, until the returned stop is called
+// (which waits for them to end).
+func driveAll(ctx context.Context, runs []*roomRun, pace time.Duration) (stop func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	for _, r := range runs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r.drive(ctx, pace)
+		}()
+	}
+	return func() { cancel(); wg.Wait() }
 }
 
 // sum adds f over xs.

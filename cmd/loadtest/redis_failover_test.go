@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -122,16 +121,8 @@ func testRedisFailover(t *testing.T, topology string, wait bool) {
 	runs, err := l.setup(ctx, plans, rec, ctx)
 	require.NoError(t, err)
 	defer closeAll(runs)
-	playCtx, stopPlay := context.WithCancel(ctx)
-	var wg sync.WaitGroup
-	for _, r := range runs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			r.drive(playCtx, redisFailoverPace)
-		}()
-	}
-	defer func() { stopPlay(); wg.Wait() }()
+	stopPlay := driveAll(ctx, runs, redisFailoverPace)
+	defer stopPlay()
 	for _, r := range runs {
 		require.NoError(t, r.waitUntil(ctx, func(r *roomRun) bool { return len(r.acked) >= redisFailoverMoves }), "room %s before the kill", r.id)
 	}
@@ -175,28 +166,9 @@ func testRedisFailover(t *testing.T, topology string, wait bool) {
 	}
 	resumed := time.Since(killed)
 	stopPlay()
-	wg.Wait()
 
 	// Every acknowledged move is in Redis at its seq.
-	lost := 0
-	var lostMoves []string
-	for _, r := range runs {
-		_, events, err := store.Load(ctx, r.id)
-		require.NoError(t, err)
-		bySeq := map[int64]rooms.Event{}
-		for _, e := range events {
-			bySeq[e.Seq] = e
-		}
-		r.mu.Lock()
-		acked := append([]ackedMove(nil), r.acked...)
-		r.mu.Unlock()
-		for _, m := range acked {
-			if e, ok := bySeq[m.seq]; !ok || e.Move != m.move || string(e.Seat) != m.seat {
-				lost++
-				lostMoves = append(lostMoves, fmt.Sprintf("%s #%d %s %s", r.id, m.seq, m.seat, m.move))
-			}
-		}
-	}
+	lost, _, lostList := lostMoves(ctx, t, store, runs, nil)
 	_, _, errs := rec.take()
 	acked := 0
 	for _, r := range runs {
@@ -206,9 +178,9 @@ func testRedisFailover(t *testing.T, topology string, wait bool) {
 	}
 	t.Logf("%s, WAIT %v: master killed; promoted and restarted after %.1fs; every game moving again after %.1fs; "+
 		"%d moves acknowledged, %d lost %v, %d games stuck; errors %v",
-		topology, wait, promotedAfter.Seconds(), resumed.Seconds(), acked, lost, lostMoves, stuck, errs)
+		topology, wait, promotedAfter.Seconds(), resumed.Seconds(), acked, lost, lostList, stuck, errs)
 	if wait {
-		require.Zero(t, lost, "with WAIT no acknowledged move is lost: %v", lostMoves)
+		require.Zero(t, lost, "with WAIT no acknowledged move is lost: %v", lostList)
 		require.Zero(t, stuck, "with WAIT every game goes on")
 	}
 }

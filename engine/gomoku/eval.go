@@ -6,36 +6,21 @@ package gomoku
 // class), and terms for the threats of the side to move and of the side
 // that just moved.
 //
-// The values were fitted (TestFitEval in fit_test.go): a logistic
-// regression of the game's result on these terms, over the positions of
-// our own fixed-depth self-play games (TestMatchSelfPlay), scaled to the
-// units of the hand-set evaluation they replaced (the K of
-// P(win) = 1/(1+exp(-eval/K)) fitted on the same positions), so that
+// The evaluation keeps its own per-point tables, apart from the values that
+// order the moves (patternValue, threatBonus in threat.go), so that they
+// can be fitted without touching the move order: TestFitEval in
+// fit_test.go fits them by logistic regression of the game's result over
+// our own self-play games, in the units of the hand-set values (so that
 // WinThreshold, the futility margins and the quiescence keep their
-// meaning. The hand-set values (patternValue, threatBonus in threat.go)
-// still order the moves.
+// meaning). No fit has beaten the hand-set values yet
+// (docs/gomoku-engine.md), so the tables start as copies of them.
 
 // evalPatternValue is the evaluation's value of a line pattern at an
-// empty point (see patternValue for the hand-set ordering values).
-var evalPatternValue = [numPatterns]int32{
-	pNone: 0,
-	pB1:   0,
-	pB2:   2,
-	pF2:   6,
-	pB3:   8,
-	pF3:   24,
-	pB4:   28,
-	pF4:   120,
-	pF5:   600,
-}
-
-// evalThreatBonus adds the value of a point's combination class.
-var evalThreatBonus = [numThreats]int32{
-	tThree2:    60,
-	tFourThree: 120,
-	tFlex4:     200,
-	tFive:      1000,
-}
+// empty point; evalThreatBonus adds the value of its combination class.
+var (
+	evalPatternValue = patternValue
+	evalThreatBonus  = threatBonus
+)
 
 // Evaluation terms for the threats of the side to move ("mover") and of
 // the side that just moved, on top of the pattern totals. A four-three or
