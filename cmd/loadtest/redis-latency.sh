@@ -26,27 +26,8 @@ duration=${DURATION:-20s} warmup=${WARMUP:-5s}
 out=${OUT:-$(mktemp -d)}
 mkdir -p "$out"
 
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null || true; done
-  for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
-}
-trap cleanup EXIT INT TERM
+. cmd/loadtest/lib.sh # pids, cleanup, freeport
 go build -o "$out/loadtest" ./cmd/loadtest
-
-freeport() { # as scale.sh: below the ephemeral range, and with $1 > 0 port+$1 free too
-  local off=${1:-0} p span
-  span=$(( $(cut -f1 /proc/sys/net/ipv4/ip_local_port_range) - 20000 - off ))
-  for _ in $(seq 1 100); do
-    p=$(( 20000 + RANDOM % span ))
-    if ! (exec 3<>/dev/tcp/127.0.0.1/$p) 2>/dev/null; then
-      if [ "$off" = 0 ] || ! (exec 3<>/dev/tcp/127.0.0.1/$((p + off))) 2>/dev/null; then
-        echo "$p"; return
-      fi
-    fi
-  done
-  echo "no free port" >&2; exit 1
-}
 
 # ticks PID...: the CPU time (user + system, in clock ticks) the processes used so far.
 ticks() {
