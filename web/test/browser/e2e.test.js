@@ -1,11 +1,11 @@
 // End-to-end tests: the real server, the real client, real chromium.
 // Run with `npm run test:browser` from web/ (builds ./cmd/server itself).
 
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import {
-  chromiumMissing, buildServer, startServer, startRedis, REDIS_SERVER, launchBrowser, roomState, waitRoom, shot, openPerson,
+  chromiumMissing, browserSuite, startServer, startRedis, REDIS_SERVER, roomState, waitRoom, shot, openPerson,
 } from './harness.js';
 
 const missing = chromiumMissing();
@@ -20,27 +20,7 @@ const PHONE = { width: 390, height: 844 };
 const REVERSI_MAX_PLIES = 130;
 
 describe('web client in chromium', { skip: missing || false }, () => {
-  /** @type {Awaited<ReturnType<typeof buildServer>>} */
-  let build;
-  /** @type {Awaited<ReturnType<typeof startServer>>} */
-  let server;
-  /** @type {import('playwright-core').Browser} */
-  let browser;
-  /** @type {string[]} */
-  const pageErrors = [];
-
-  before(async () => {
-    build = await buildServer();
-    server = await startServer(build);
-    browser = await launchBrowser();
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-    build?.remove();
-    assert.deepEqual(pageErrors, [], 'errors in the pages');
-  });
+  const suite = browserSuite();
 
   /**
    * person opens a fresh browser context (its own localStorage) with a name.
@@ -48,8 +28,8 @@ describe('web client in chromium', { skip: missing || false }, () => {
    * @param {{viewport?: {width: number, height: number}, colorScheme?: 'light'|'dark', baseURL?: string}} [opts]
    */
   function person(name, opts = {}) {
-    return openPerson(browser, name, pageErrors, {
-      viewport: opts.viewport || DESKTOP, colorScheme: opts.colorScheme, baseURL: opts.baseURL || server.url,
+    return openPerson(suite.browser, name, suite.pageErrors, {
+      viewport: opts.viewport || DESKTOP, colorScheme: opts.colorScheme, baseURL: opts.baseURL || suite.server.url,
       // Record every search depth the thinking indicator shows, however briefly.
       initScripts: [() => {
         const seen = /** @type {string[]} */ ([]);
@@ -437,7 +417,7 @@ describe('web client in chromium', { skip: missing || false }, () => {
     skip: !existsSync(REDIS_SERVER) && !process.env.CI && `no ${REDIS_SERVER}: the in-memory store does not outlive a restart`,
   }, async () => {
     const redis = await startRedis();
-    let first = await startServer(build, { redisURL: redis.url });
+    let first = await startServer(suite.build, { redisURL: redis.url });
     /** @type {Awaited<ReturnType<typeof startServer>>|null} */
     let second = null;
     try {
@@ -453,7 +433,7 @@ describe('web client in chromium', { skip: missing || false }, () => {
       await first.stop();
       await fay.locator('#banner', { hasText: 'Reconnecting' }).waitFor();
       await fay.locator('#link-state', { hasText: 'Offline' }).waitFor();
-      second = await startServer(build, { port: first.port, redisURL: redis.url });
+      second = await startServer(suite.build, { port: first.port, redisURL: redis.url });
       await fay.locator('#banner').waitFor({ state: 'hidden', timeout: 30_000 });
       await waitRoom(fay, { seat: 'black', version: before.version, plies: before.plies });
       await fay.locator('.toast', { hasText: 'Reconnected' }).waitFor();

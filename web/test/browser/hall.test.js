@@ -4,10 +4,10 @@
 // browsers. The real server, the real client, real chromium; every wait is
 // on the page's state or a message, never on the clock.
 
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  chromiumMissing, buildServer, startServer, launchBrowser, roomState, waitRoom, shot, openPerson,
+  chromiumMissing, browserSuite, roomState, waitRoom, shot, openPerson,
 } from './harness.js';
 
 const missing = chromiumMissing();
@@ -17,36 +17,16 @@ if (missing) console.log(`# skipping the browser tests: ${missing}`);
 const VIEWPORT = { width: 1280, height: 900 };
 
 describe('the hall in chromium', { skip: missing || false }, () => {
-  /** @type {Awaited<ReturnType<typeof buildServer>>} */
-  let build;
-  /** @type {Awaited<ReturnType<typeof startServer>>} */
-  let server;
-  /** @type {import('playwright-core').Browser} */
-  let browser;
-  /** @type {string[]} */
-  const pageErrors = [];
-
-  before(async () => {
-    build = await buildServer();
-    // Quick pairing offers a bot after 8 s alone instead of the default 30 s: long enough
-    // for the two-browser pairing test to meet, short enough not to idle.
-    server = await startServer(build, { args: ['-pair-wait', '8s'] });
-    browser = await launchBrowser();
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-    build?.remove();
-    assert.deepEqual(pageErrors, [], 'errors in the pages');
-  });
+  // Quick pairing offers a bot after 8 s alone instead of the default 30 s: long enough
+  // for the two-browser pairing test to meet, short enough not to idle.
+  const suite = browserSuite(['-pair-wait', '8s']);
 
   /**
    * person opens a fresh browser context with its own storage (harness.js openPerson).
    * @param {string} name
    */
   function person(name) {
-    return openPerson(browser, name, pageErrors, { baseURL: server.url, viewport: VIEWPORT });
+    return openPerson(suite.browser, name, suite.pageErrors, { baseURL: suite.server.url, viewport: VIEWPORT });
   }
 
   /**

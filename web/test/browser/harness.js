@@ -10,6 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { createServer } from 'node:net';
 import { promisify } from 'node:util';
 import { chromium } from 'playwright-core';
+import { before, after } from 'node:test';
+import assert from 'node:assert/strict';
 
 /** REPO is the repository root (web/test/browser/../../..). */
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -261,4 +263,37 @@ export async function openPerson(browser, name, errors, opts) {
   const page = await context.newPage();
   watchErrors(page, name || 'nameless', errors);
   return page;
+}
+
+/**
+ * @typedef {object} Suite what a describe block of browser tests shares: set in
+ *   its before hook, so read its fields inside tests and hooks only
+ * @property {Awaited<ReturnType<typeof buildServer>>} build the built server (to start more)
+ * @property {Awaited<ReturnType<typeof startServer>>} server the server the tests use
+ * @property {import('playwright-core').Browser} browser
+ * @property {string[]} pageErrors errors of every page opened through openPerson
+ */
+
+/**
+ * browserSuite registers, in the describe block it is called from, the hooks
+ * every browser test file needs: before, build the server, start it with
+ * args and launch chromium; after, stop both and fail if any page had an
+ * error.
+ * @param {string[]} [args] more server flags
+ * @returns {Suite}
+ */
+export function browserSuite(args = []) {
+  const suite = /** @type {Suite} */ ({ pageErrors: [] });
+  before(async () => {
+    suite.build = await buildServer();
+    suite.server = await startServer(suite.build, { args });
+    suite.browser = await launchBrowser();
+  });
+  after(async () => {
+    await suite.browser?.close();
+    await suite.server?.stop();
+    suite.build?.remove();
+    assert.deepEqual(suite.pageErrors, [], 'errors in the pages');
+  });
+  return suite;
 }

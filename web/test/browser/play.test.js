@@ -4,10 +4,10 @@
 // the first game at its own address. The real server, the real client, real
 // chromium; every wait is on the page's state, never on the clock.
 
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  chromiumMissing, buildServer, startServer, launchBrowser, roomState, waitRoom, shot, openPerson, watchErrors,
+  chromiumMissing, browserSuite, roomState, waitRoom, shot, openPerson, watchErrors,
 } from './harness.js';
 
 const missing = chromiumMissing();
@@ -24,27 +24,7 @@ const VIEWPORT = { width: 1280, height: 820 };
 const CLAIM_GRACE = '2s';
 
 describe('playing people in chromium', { skip: missing || false }, () => {
-  /** @type {Awaited<ReturnType<typeof buildServer>>} */
-  let build;
-  /** @type {Awaited<ReturnType<typeof startServer>>} */
-  let server;
-  /** @type {import('playwright-core').Browser} */
-  let browser;
-  /** @type {string[]} */
-  const pageErrors = [];
-
-  before(async () => {
-    build = await buildServer();
-    server = await startServer(build, { args: ['-claim-grace', CLAIM_GRACE] });
-    browser = await launchBrowser();
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-    build?.remove();
-    assert.deepEqual(pageErrors, [], 'errors in the pages');
-  });
+  const suite = browserSuite(['-claim-grace', CLAIM_GRACE]);
 
   /**
    * person opens a fresh browser context with its own storage, recording every
@@ -52,7 +32,7 @@ describe('playing people in chromium', { skip: missing || false }, () => {
    * @param {string} name
    */
   function person(name) {
-    return openPerson(browser, name, pageErrors, { baseURL: server.url, viewport: VIEWPORT });
+    return openPerson(suite.browser, name, suite.pageErrors, { baseURL: suite.server.url, viewport: VIEWPORT });
   }
 
   /**
@@ -160,7 +140,7 @@ describe('playing people in chromium', { skip: missing || false }, () => {
     await toastSeen(ann, 'Bob (white) left the game.');
     await ann.locator('#presence-white.offline').waitFor();
     const again = await bob.context().newPage();
-    watchErrors(again, 'Bob again', pageErrors);
+    watchErrors(again, 'Bob again', suite.pageErrors);
     await again.goto(`/r/${id}`);
     await waitRoom(again, { seat: 'white' });
     await toastSeen(ann, 'Bob is back.');
@@ -222,7 +202,7 @@ describe('playing people in chromium', { skip: missing || false }, () => {
     await dan.locator('#btn-cancel-invite').click();
     await dan.locator('#create-room').waitFor();
     await toastSeen(dan, 'Invitation cancelled: you left the room.');
-    const record = await (await fetch(`${server.url}/api/rooms/${gone}`)).json();
+    const record = await (await fetch(`${suite.server.url}/api/rooms/${gone}`)).json();
     assert.equal(record.state.seats.black.kind, 'open', 'the seat was given up');
     await dan.context().close();
   });
