@@ -65,20 +65,7 @@ func BenchmarkMidgame(b *testing.B) {
 	for _, d := range []int{10, 12, 14} {
 		b.Run(fmt.Sprintf("depth=%d", d), func(b *testing.B) {
 			b.ReportAllocs()
-			var nodes uint64
-			for i := 0; i < b.N; i++ {
-				for _, p := range pos {
-					e := NewEngine()
-					r, err := e.Search(context.Background(), p, Limits{Depth: d})
-					if err != nil {
-						b.Fatal(err)
-					}
-					nodes += r.Nodes
-				}
-			}
-			b.ReportMetric(float64(nodes)/float64(b.N)/float64(len(pos)), "nodes/pos")
-			b.ReportMetric(b.Elapsed().Seconds()/float64(b.N)/float64(len(pos))*1000, "ms/pos")
-			b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+			searchPositions(b, pos, nil, Limits{Depth: d})
 		})
 	}
 }
@@ -267,21 +254,7 @@ func BenchmarkMidgameEval(b *testing.B) {
 		use  func(*Engine)
 	}{{"linear", (*Engine).UseLinearEvaluation}, {"pattern", (*Engine).UsePatternEvaluation}} {
 		b.Run(c.name, func(b *testing.B) {
-			var nodes uint64
-			for i := 0; i < b.N; i++ {
-				for _, p := range pos {
-					e := NewEngine()
-					c.use(e)
-					r, err := e.Search(context.Background(), p, Limits{Depth: 10, NoSelective: true})
-					if err != nil {
-						b.Fatal(err)
-					}
-					nodes += r.Nodes
-				}
-			}
-			b.ReportMetric(float64(nodes)/float64(b.N)/float64(len(pos)), "nodes/pos")
-			b.ReportMetric(b.Elapsed().Seconds()/float64(b.N)/float64(len(pos))*1000, "ms/pos")
-			b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+			searchPositions(b, pos, c.use, Limits{Depth: 10, NoSelective: true})
 		})
 	}
 }
@@ -331,4 +304,26 @@ func benchEngine() *Engine {
 		e.UsePatternEvaluation()
 	}
 	return e
+}
+
+// searchPositions searches every position of pos with a fresh engine (set up by setup,
+// if any) b.N times, and reports nodes and milliseconds per position and nodes per second.
+func searchPositions(b *testing.B, pos []Position, setup func(*Engine), limits Limits) {
+	var nodes uint64
+	for i := 0; i < b.N; i++ {
+		for _, p := range pos {
+			e := NewEngine()
+			if setup != nil {
+				setup(e)
+			}
+			r, err := e.Search(context.Background(), p, limits)
+			if err != nil {
+				b.Fatal(err)
+			}
+			nodes += r.Nodes
+		}
+	}
+	b.ReportMetric(float64(nodes)/float64(b.N)/float64(len(pos)), "nodes/pos")
+	b.ReportMetric(b.Elapsed().Seconds()/float64(b.N)/float64(len(pos))*1000, "ms/pos")
+	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
 }
