@@ -18,14 +18,20 @@ import (
 // Edax, our own `engine nboard`) as a child process. For each move it sends
 // the position as a game record ("set game"), asks "go" and reads the
 // "=== <move>" answer. The engine keeps running between moves; Close ends
-// it. The protocol has no clock: the engine searches to Depth, so compare
-// engines by the time they take (Thinking).
+// it. The protocol has no clock command: the engine searches to Depth,
+// so compare engines by the time they take (Thinking), unless Clock gives
+// it a clock in each game record (engines that plan their time from it,
+// as NTest does in its match-time mode, then play at a chosen time).
 type NBoardPlayer struct {
 	Label string   // name in reports
 	Path  string   // the program
 	Args  []string // its arguments
 	Dir   string   // its working directory ("" = this process's)
 	Depth int      // sent as "set depth"
+	// Clock, if not nil, gives the seconds put on both clocks (GGF TI) of
+	// the record sent for each move, from the move's empties and this
+	// player's moves and thinking time so far; nil sends no clock.
+	Clock func(empties, moves int, thinking time.Duration) int
 
 	mu       sync.Mutex
 	cmd      *exec.Cmd
@@ -120,8 +126,12 @@ func (n *NBoardPlayer) Move(ctx context.Context, p reversi.Position) (reversi.Sq
 	if _, err := n.await(ctx, func(l string) bool { return strings.TrimSpace(l) == pong }); err != nil {
 		return reversi.NoSquare, err
 	}
+	record := GGF(p)
+	if n.Clock != nil {
+		record = GGFClock(p, n.Clock(p.Empties(), n.moves, n.thinking))
+	}
 	start := time.Now()
-	if err := n.send("set game " + GGF(p) + "\ngo"); err != nil {
+	if err := n.send("set game " + record + "\ngo"); err != nil {
 		return reversi.NoSquare, err
 	}
 	l, err := n.await(ctx, func(l string) bool { return strings.HasPrefix(l, "===") })
@@ -171,7 +181,11 @@ func (n *NBoardPlayer) Close() error {
 
 // GGF writes a position as a one-node GGF game record: the board with the
 // side to move and no moves.
-func GGF(p reversi.Position) string {
+func GGF(p reversi.Position) string { return GGFClock(p, 0) }
+
+// GGFClock is GGF with seconds on both players' clocks (TI), or none if
+// seconds is not positive.
+func GGFClock(p reversi.Position, seconds int) string {
 	b := []byte(p.String())
 	for i, c := range b {
 		if c == 'X' {
@@ -182,5 +196,9 @@ func GGF(p reversi.Position) string {
 	if p.ToMove() == reversi.White {
 		side = "O"
 	}
-	return fmt.Sprintf("(;GM[Othello]PC[match]BO[8 %s %s];)", b, side)
+	clock := ""
+	if seconds > 0 {
+		clock = fmt.Sprintf("TI[%d]", seconds)
+	}
+	return fmt.Sprintf("(;GM[Othello]PC[match]%sBO[8 %s %s];)", clock, b, side)
 }

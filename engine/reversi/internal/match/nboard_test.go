@@ -63,7 +63,14 @@ func TestNBoardPlayer(t *testing.T) {
 		t.Skip(err)
 	}
 	t.Setenv(fakeEngineEnv, "1")
-	fake := &NBoardPlayer{Label: "fake", Path: exe, Depth: 3}
+	clocks := 0 // records sent with a clock
+	fake := &NBoardPlayer{Label: "fake", Path: exe, Depth: 3, Clock: func(empties, moves int, thinking time.Duration) int {
+		if moves != clocks {
+			t.Errorf("clock asked with %d moves played, want %d", moves, clocks)
+		}
+		clocks++
+		return 5
+	}}
 	defer func() {
 		if err := fake.Close(); err != nil {
 			t.Error(err)
@@ -77,8 +84,8 @@ func TestNBoardPlayer(t *testing.T) {
 	if st.Games != 2 {
 		t.Fatalf("stats %+v", st)
 	}
-	if n, _ := fake.Thinking(); n < 20 {
-		t.Errorf("the fake engine answered %d moves, want a whole game's worth", n)
+	if n, _ := fake.Thinking(); n < 20 || n != clocks {
+		t.Errorf("the fake engine answered %d moves (%d records with a clock), want a whole game's worth, each with a clock", n, clocks)
 	}
 }
 
@@ -117,7 +124,13 @@ func TestUniqueOpenings(t *testing.T) {
 // match can run as chunks: REVERSI_MATCH_GAMES=20 with 0:5, 5:10, 10:15 and
 // 15:20 plays the same 40 games as one run. The program runs in its own
 // directory (NTest reads its evaluation files from there). The report gives
-// both sides' average time per move, so the depth can be set to match ours.
+// both sides' average time per move.
+//
+// REVERSI_NBOARD_EQUAL=1 plays at equal time instead of NTest's fixed depth:
+// NTest is started in its match-time mode (`ntest x m`) and each record
+// carries a clock (NTestClock) that makes it aim at our average time per
+// move so far, corrected by the difference of the two totals (EqualTime),
+// so that both sides' time per move comes out about the same.
 func TestMatchNBoard(t *testing.T) {
 	path := os.Getenv("REVERSI_NBOARD")
 	if path == "" {
@@ -151,6 +164,13 @@ func TestMatchNBoard(t *testing.T) {
 	them := &NBoardPlayer{Path: path, Dir: dir, Depth: depth}
 	defer them.Close()
 	ours := &clocked{Player: EnginePlayer{Engine: reversi.NewEngine(), Limits: reversi.Limits{Level: reversi.MaxLevel}}, moveTime: moveTime}
+	if os.Getenv("REVERSI_NBOARD_EQUAL") == "1" {
+		them.Args = []string{"x", "m"}
+		them.Label = path + " at equal time"
+		them.Clock = func(empties, moves int, thinking time.Duration) int {
+			return NTestClock(empties, EqualTime(ours.moves, ours.total, moves, thinking, moveTime*2/3))
+		}
+	}
 	start := time.Now()
 	st, err := Play(context.Background(), ours, them, openings, func(g int, st Stats) {
 		m, d := them.Thinking()
@@ -161,8 +181,8 @@ func TestMatchNBoard(t *testing.T) {
 	}
 	m, d := them.Thinking()
 	se := 1.96 * math.Sqrt(st.Score()*(1-st.Score())/float64(st.Games))
-	t.Logf("ours (%v a move) vs %s depth %d: %v (±%.1f%%); ours %.3f s a move, theirs %.3f s; %v",
-		moveTime, path, depth, st, 100*se, ours.average(), d.Seconds()/float64(max(m, 1)), time.Since(start).Round(time.Second))
+	t.Logf("ours (%v a move) vs %s: %v (±%.1f%%); ours %.3f s a move, theirs %.3f s; %v",
+		moveTime, them.Name(), st, 100*se, ours.average(), d.Seconds()/float64(max(m, 1)), time.Since(start).Round(time.Second))
 }
 
 // clocked gives each move of a player a fixed time and keeps the total.
@@ -188,4 +208,53 @@ func (c *clocked) average() float64 {
 		return 0
 	}
 	return c.total.Seconds() / float64(c.moves)
+}
+
+func TestGGFClock(t *testing.T) {
+	want := "(;GM[Othello]PC[match]TI[7]BO[8 ---------------------------O*------*O--------------------------- *];)"
+	if got := GGFClock(reversi.Start(), 7); got != want {
+		t.Errorf("GGFClock = %s, want %s", got, want)
+	}
+}
+
+func TestNTestClock(t *testing.T) {
+	// NTest plans t = 2(R - 0.087 n)/(n - 20) from 24 empties, (R - 0.087 n)/2
+	// below: the clock must plan close to the wanted time where whole
+	// seconds allow, and never fall to the reserve (NTest then takes 2 s).
+	for _, c := range []struct {
+		empties int
+		want    time.Duration
+		clock   int
+	}{
+		{60, 300 * time.Millisecond, 11}, // 5.22 + 6 = 11.22
+		{44, 300 * time.Millisecond, 7},  // 3.83 + 3.6 = 7.43
+		{24, 300 * time.Millisecond, 3},  // 2.09 + 0.6 = 2.69
+		{24, 0, 3},                       // the reserve, 2.09, plus a second
+		{12, 3 * time.Second, 7},         // 1.04 + 6
+	} {
+		if got := NTestClock(c.empties, c.want); got != c.clock {
+			t.Errorf("NTestClock(%d, %v) = %d, want %d", c.empties, c.want, got, c.clock)
+		}
+	}
+}
+
+func TestEqualTime(t *testing.T) {
+	ms := time.Millisecond
+	for _, c := range []struct {
+		name              string
+		firstMoves        int
+		firstTotal        time.Duration
+		secondMoves       int
+		secondTotal, want time.Duration
+	}{
+		{"no moves yet", 0, 0, 0, 0, 200 * ms},
+		{"even", 10, 3000 * ms, 10, 3000 * ms, 300 * ms},
+		{"behind: catch up", 10, 3000 * ms, 10, 2500 * ms, 800 * ms},
+		{"far ahead: a quarter", 10, 3000 * ms, 10, 6000 * ms, 75 * ms},
+		{"far behind: four times", 10, 3000 * ms, 10, 0, 1200 * ms},
+	} {
+		if got := EqualTime(c.firstMoves, c.firstTotal, c.secondMoves, c.secondTotal, 200*ms); got != c.want {
+			t.Errorf("%s: EqualTime = %v, want %v", c.name, got, c.want)
+		}
+	}
 }
