@@ -6,6 +6,8 @@ import (
 	"math/bits"
 	"math/rand"
 	"time"
+
+	"github.com/boardhall/boardhall/engine/reversi/internal/pattern"
 )
 
 // DefaultTableBytes is the memory NewEngine gives its transposition tables:
@@ -82,6 +84,22 @@ func (e *Engine) UsePatternsUpTo(empties int) {
 	p.patternEmpties = empties
 	e.params = &p
 	e.Clear()
+}
+
+// UsePatternTables makes the engine evaluate with the pattern tables of data
+// (a file in the format of patterns.bin) at up to the given number of
+// empties, and with the linear evaluation above: the training command
+// labels positions with searches into tables it has just fitted, before
+// they are shipped. It returns an error, and leaves the engine as it was,
+// if data does not decode.
+func (e *Engine) UsePatternTables(data []byte, empties int) error {
+	st, err := pattern.Decode(data)
+	if err != nil {
+		return err
+	}
+	e.params = &evalParams{pattern: st, patternEmpties: empties}
+	e.Clear()
+	return nil
 }
 
 // UseLinearEvaluation makes the engine evaluate positions with the linear

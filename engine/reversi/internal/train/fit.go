@@ -33,6 +33,8 @@ func runFit(args []string) error {
 	games := fs.Int("games", 0, "use only the first games of the file (0: all; a file cut short by stopping gen ends in a partial game)")
 	stagesFlag := fs.Int("stage", -1, "fit only this stage and write nothing (for trying settings)")
 	maxEmpties := fs.Int("max-empties", 28, "fit the stages up to this many empties (the engine uses the linear evaluation above); the rest stay zero")
+	minEmpties := fs.Int("min-empties", 1, "fit the stages from this many empties; the stages below are copied from -base")
+	base := fs.String("base", "", "patterns file whose stages below -min-empties are kept (with -min-empties above 1)")
 	fs.Parse(args)
 	samples, err := readSamples(*in)
 	if err != nil {
@@ -40,6 +42,16 @@ func runFit(args []string) error {
 	}
 	if *games > 0 {
 		samples = firstGames(samples, *games)
+	}
+	var baseStages [][]int16
+	if *minEmpties > 1 {
+		data, err := os.ReadFile(*base)
+		if err != nil {
+			return fmt.Errorf("fit: -min-empties %d needs -base: %w", *minEmpties, err)
+		}
+		if baseStages, err = pattern.Decode(data); err != nil {
+			return err
+		}
 	}
 	train, valid := split(samples)
 	fmt.Fprintf(os.Stderr, "%d samples: %d training, %d held out\n", len(samples), len(train), len(valid))
@@ -49,6 +61,10 @@ func runFit(args []string) error {
 	for s := 0; s < pattern.NumStages; s++ {
 		if *stagesFlag >= 0 && s != *stagesFlag || s*pattern.StageWidth+1 > *maxEmpties {
 			stages[s] = make([]int16, pattern.StageSize)
+			continue
+		}
+		if s*pattern.StageWidth+1 < *minEmpties {
+			stages[s] = baseStages[s]
 			continue
 		}
 		wg.Add(1)

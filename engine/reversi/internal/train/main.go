@@ -19,7 +19,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: train gen|fit [flags]")
+		fmt.Fprintln(os.Stderr, "usage: train gen|label|fit [flags]")
 		os.Exit(2)
 	}
 	var err error
@@ -28,8 +28,10 @@ func main() {
 		err = runGen(os.Args[2:])
 	case "fit":
 		err = runFit(os.Args[2:])
+	case "label":
+		err = runLabel(os.Args[2:])
 	default:
-		err = fmt.Errorf("unknown command %q (want gen or fit)", os.Args[1])
+		err = fmt.Errorf("unknown command %q (want gen, label or fit)", os.Args[1])
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "train:", err)

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/boardhall/boardhall/engine/reversi"
 	"github.com/boardhall/boardhall/engine/reversi/internal/pattern"
 )
 
@@ -104,5 +106,63 @@ func TestFitLearnsALabel(t *testing.T) {
 	}
 	if e := rmse(q, ss); e > 0.5 {
 		t.Errorf("RMSE %.2f discs on a constant label", e)
+	}
+}
+
+func TestLabel(t *testing.T) {
+	data := smallGen(t, 2)
+	var in []sample
+	for i := 0; i < len(data); i += sampleBytes {
+		in = append(in, decodeSample(data[i:]))
+	}
+	tables, err := os.ReadFile("../../patterns.bin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := labelConfig{minEmpties: 30, maxEmpties: 40, depth: 2, selective: true, patterns: tables, patternEmpties: 28}
+	run := func(workers int) []byte {
+		var buf bytes.Buffer
+		c := cfg
+		c.workers = workers
+		if err := label(context.Background(), c, in, &buf, io.Discard); err != nil {
+			t.Fatal(err)
+		}
+		return buf.Bytes()
+	}
+	a, b := run(1), run(2)
+	if !bytes.Equal(a, b) {
+		t.Fatal("one worker and two wrote different labels")
+	}
+	if len(a) != len(data) {
+		t.Fatalf("%d bytes out, %d in: every sample must be copied", len(a), len(data))
+	}
+	changed := 0
+	for i, s := range in {
+		got := decodeSample(a[i*sampleBytes:])
+		if got.black != s.black || got.white != s.white || got.toMove != s.toMove {
+			t.Fatalf("sample %d: the position changed", i)
+		}
+		e := empties(s)
+		inRange := e >= cfg.minEmpties && e <= cfg.maxEmpties && !s.position().MustPass()
+		if !inRange && got != s {
+			t.Errorf("sample %d at %d empties was relabelled outside the range", i, e)
+		}
+		if inRange {
+			// The label is the depth-2 search's score, rounded to discs.
+			eng := reversi.NewEngineSize(labelTableBytes)
+			if err := eng.UsePatternTables(tables, 28); err != nil {
+				t.Fatal(err)
+			}
+			r, _ := eng.Search(context.Background(), s.position(), reversi.Limits{Depth: 2, EndgameEmpties: 1})
+			if want := int8(math.Round(float64(r.Centi) / 100)); got.score != want || got.exact {
+				t.Errorf("sample %d: label %d (exact %v), want the search's %d", i, got.score, got.exact, want)
+			}
+			if got.score != s.score {
+				changed++
+			}
+		}
+	}
+	if changed == 0 {
+		t.Error("no label in the range changed")
 	}
 }
