@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -22,7 +23,9 @@ import (
 // A variant is a "+"-separated list of: full (the engine as shipped),
 // noselective (Multi-ProbCut off), pattern (the pattern tables),
 // linear (the linear evaluation), patternsN (the pattern tables up to N
-// empties, the linear evaluation above).
+// empties, the linear evaluation above), tablesN=PATH (the pattern tables
+// of the file PATH, as made by internal/train, up to N empties: for trying
+// a fit before it is shipped).
 func TestMatchVariants(t *testing.T) {
 	if !fullMatch() {
 		t.Skip("set REVERSI_MATCH=1 to play engine variants against each other")
@@ -54,14 +57,27 @@ func variant(t *testing.T, spec string, moveTime time.Duration) Player {
 	e := reversi.NewEngine()
 	lim := reversi.Limits{Level: reversi.MaxLevel}
 	for _, v := range strings.Split(spec, "+") {
-		switch v {
-		case "full":
-		case "noselective":
+		switch {
+		case v == "full":
+		case v == "noselective":
 			lim.NoSelective = true
-		case "pattern":
+		case v == "pattern":
 			e.UsePatternEvaluation()
-		case "linear":
+		case v == "linear":
 			e.UseLinearEvaluation()
+		case strings.HasPrefix(v, "tables"):
+			num, path, ok := strings.Cut(strings.TrimPrefix(v, "tables"), "=")
+			n, err := strconv.Atoi(num)
+			if !ok || err != nil || n < 0 || n > 60 {
+				t.Fatalf("variant %q: want tablesN=PATH", v)
+			}
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := e.UsePatternTables(data, n); err != nil {
+				t.Fatalf("variant %q: %v", v, err)
+			}
 		default:
 			var n int
 			if _, err := fmt.Sscanf(v, "patterns%d", &n); err != nil || n < 0 || n > 60 {
