@@ -6,8 +6,11 @@ import "math/bits"
 // the winner) from the side to move's view. The classic speed-ups:
 //   - fastest-first ordering (the move that leaves the opponent the fewest
 //     replies first), with the transposition table's move before it;
-//   - the transposition table from ttMinEmpties empties up;
-//   - stability cut-offs: the opponent's stable discs bound our score;
+//   - the transposition table from ttMinEmpties empties up (its positions
+//     with few empties in a small region that stays in the cache,
+//     endgame_table.go);
+//   - stability cut-offs: the opponent's stable discs bound our score
+//     (from 4 empties up);
 //   - parity: near the end, squares in regions with an odd number of
 //     empties first;
 //   - special code for the last empties (no move generation, no table).
@@ -15,7 +18,10 @@ import "math/bits"
 const (
 	// ttMinEmpties is the fewest empties at which the solver uses its
 	// table: below it a subtree is cheaper to search than to look up.
-	ttMinEmpties = 9
+	// It was 9 while every probe went to the whole table (a cache miss);
+	// with the small region of endgame_table.go, probes at 7 and 8
+	// empties pay: FFO #40-#49 0.94 G -> 0.85 G nodes (sixth session).
+	ttMinEmpties = 7
 	// smallEmpties is the number of empties handled by solveSmall, which
 	// loops over empty squares in parity order instead of sorting moves:
 	// that close to the end, parity order is as good as fastest-first and
@@ -226,19 +232,17 @@ func (e *Engine) solve(me, opp uint64, alpha, beta, empties int) int {
 		return 0
 	}
 
-	// Stability cut-off: the opponent keeps at least its stable discs, so
-	// our score is at most 64 - 2*stable. Only worth computing when the
-	// opponent has enough discs for the bound to reach alpha.
-	if 64-2*popcount(opp) <= alpha {
-		if ub := 64 - 2*popcount(stableDiscs(opp, me|opp)); ub <= alpha {
+	if 64-2*popcount(opp) <= alpha { // stability cut-off (stableUpperBound)
+		if ub := stableUpperBound(me, opp); ub <= alpha {
 			return ub
 		}
 	}
 
 	hashMove := -1
 	useTable := empties >= ttMinEmpties
+	tab := e.solverTable(empties)
 	if useTable {
-		if ent, ok := e.end.probe(me, opp); ok && ent.conf < e.endConf {
+		if ent, ok := tab.probe(me, opp); ok && ent.conf < e.endConf {
 			hashMove = int(ent.move) // bounds less sure than this search
 		} else if ok {
 			lo, hi := int(ent.lower), int(ent.upper)
@@ -347,9 +351,25 @@ func (e *Engine) solve(me, opp uint64, alpha, beta, empties int) int {
 		}
 	}
 	if useTable {
-		e.end.storeConf(me, opp, empties, e.endConf, alpha0, beta, best, bestMove)
+		tab.storeConf(me, opp, empties, e.endConf, alpha0, beta, best, bestMove)
 	}
 	return best
+}
+
+// stableUpperBound returns the bound the opponent's stable discs put on
+// the score: the opponent keeps at least its stable discs, so ours is at
+// most 64 - 2*stable. The callers compute it only when the opponent has
+// enough discs for the bound to reach alpha (64 - 2*popcount(opp) <=
+// alpha), a test they make inline because most nodes stop there.
+//
+// The solver uses the stability cut-off from 4 empties up: trying it at
+// 4-6 empties too took FFO #40-#49 from 1.095 G to 0.80 G nodes (sixth
+// session; it ran from 7 until then). A cheaper count (stableDiscs
+// stopped after one or two rounds from the corners) lost most of the
+// cuts: 0.99 G and 0.96 G nodes instead of 0.73 G, with the table of
+// endgame_table.go.
+func stableUpperBound(me, opp uint64) int {
+	return 64 - 2*popcount(stableDiscs(opp, me|opp))
 }
 
 // solveSmall solves positions with few empties: it tries the empty squares
@@ -380,6 +400,11 @@ func (e *Engine) solveSmall(me, opp uint64, alpha, beta, empties int) int {
 // without counting again.
 func (e *Engine) solveFew(me, opp uint64, alpha, beta, empties int, odd uint64) int {
 	e.nodes++
+	if 64-2*popcount(opp) <= alpha { // stability cut-off (stableUpperBound)
+		if ub := stableUpperBound(me, opp); ub <= alpha {
+			return ub
+		}
+	}
 	empty := ^(me | opp)
 	best := -65
 	for _, set := range [2]uint64{empty & odd, empty &^ odd} {

@@ -4,7 +4,8 @@ import "math/bits"
 
 // The last four empties. Most nodes of an exact solve lie here, so
 // this code avoids everything the general solver does per node: no move
-// generation, no sorting, no table. The empty squares are found once, at
+// generation, no sorting, no table. Only solve4 tries the stability
+// cut-off: at three empties and fewer it would cost more than it saves. The empty squares are found once, at
 // four empties, put in parity order (a square alone in its quadrant first),
 // and passed down as arguments; the last square's result is counted from
 // precomputed line tables instead of being played.
@@ -13,6 +14,11 @@ import "math/bits"
 // in that order.
 func (e *Engine) solve4(me, opp uint64, alpha, beta int, x1, x2, x3, x4 int) int {
 	e.nodes++
+	if 64-2*popcount(opp) <= alpha { // stability cut-off (stableUpperBound)
+		if ub := stableUpperBound(me, opp); ub <= alpha {
+			return ub
+		}
+	}
 	best := -65
 	xs := [4]int{x1, x2, x3, x4}
 	for i, x := range xs {

@@ -125,3 +125,40 @@ func TestQuadrantOf(t *testing.T) {
 		}
 	}
 }
+
+// TestSolverTableRegion checks the small region of the solver's table
+// (endgame_table.go): positions near the end are kept in the first
+// localTableEntries slots (or the whole table, when it is smaller), the
+// others in the whole table, and solves with a table larger than the
+// region and one smaller than it agree with each other and with the
+// scores of the whole window.
+func TestSolverTableRegion(t *testing.T) {
+	big, small := NewEngineSize(64*localTableEntries*ttEntryBytes), NewEngineSize(0)
+	for _, tc := range []struct {
+		e       *Engine
+		empties int
+		want    int
+	}{
+		{big, localTableMaxEmpties, localTableEntries},
+		{big, localTableMaxEmpties + 1, len(big.end.entries)},
+		{small, ttMinEmpties, len(small.end.entries)},
+	} {
+		tab := tc.e.solverTable(tc.empties)
+		if len(tab.entries) != tc.want || tab.mask != uint64(tc.want-2) || &tab.entries[0] != &tc.e.end.entries[0] {
+			t.Errorf("%d empties in a table of %d: region of %d entries, mask %#x; want %d from the table's start",
+				tc.empties, len(tc.e.end.entries), len(tab.entries), tab.mask, tc.want)
+		}
+	}
+	rng := rand.New(rand.NewSource(13))
+	for _, p := range endgamePositions(rng, 20, 13) {
+		want := big.solve(p.me, p.opp, -65, 65, 13)
+		if got := small.solve(p.me, p.opp, -65, 65, 13); got != want {
+			t.Fatalf("small table: %d, large table %d\n%s", got, want, p.Diagram())
+		}
+		for _, e := range []*Engine{big, small} {
+			if got := e.solve(p.me, p.opp, want-1, want+1, 13); got != want {
+				t.Fatalf("window around %d: %d\n%s", want, got, p.Diagram())
+			}
+		}
+	}
+}
