@@ -245,6 +245,56 @@ func benchDepthWithin(b *testing.B, lim gomoku.Limits, d time.Duration) {
 	b.ReportMetric(secs*1000/n, "ms/search")
 }
 
+// rapfiPositions are 20 positions (freestyle, 15x15) cut from the games
+// level 6 lost to Rapfi at 1 s a move in issue 15's second session: one
+// a game from the first 20 openings, after 16 or 22 stones. They are the
+// positions the engine has to play well; the mean depth in a node budget
+// on them is the figure the selectivity changes are judged by before a
+// match.
+var rapfiPositions = []string{
+	"h8i8i11h10i9j10i10i12j9h11h9g9f7j11g10h13",
+	"h8i9h11g9g11i11h9h10f8g8g10i12i13h12j12f11k11l10j10j8j13j11",
+	"h8i8h11h7j9i10j11i11i9j10h10h9h12g11j7f7",
+	"h8i9i11h7h10g9g10h11j9i10j7j8i6h5k6k5l6j6i5i4l5m4",
+	"h8i8k8k7i9j10h9g9j9i10i6k9h10h7l8g11",
+	"h8i9g11h9g9f10g10g8f11i10f7h11g12g13d9e10i11j9k9i6g6i7",
+	"h8i9h9g8j8i8i6h6h11h10j9i10i11j11f9e9",
+	"h8i8g7i9i7g9j7h7g6j9h9k7k9j8h10i6i5j4l6j5k4i12",
+	"h8h9i10j8i9j10j7i8i11i12j12i7l9k8k9m9",
+	"h8i7h9h10i10g8j7h6k8j9i6l9k9i8k10k7i9k11g5h5l8g6",
+	"h8h9h10g11f8i11f10f11e11g9g8i8g10e10j10i10",
+	"h8i7j8i8i9j10k10k7l9j11h9h7j7i6f9g9k9j9k11k8k12k13",
+	"h8i9j10i7i10h10j8i8h7j9h9i6i5h5g4l9",
+	"h8g7g10i8h6h7i7g6f5g5g4g9g8e6f3e7e8j9k10f8d6i11",
+	"h8g8i10g7g9i7f8h10i9h9f7g5i12i8f9f10",
+	"h8h9h7g7g9i8i6j5f10e11e10f9g10d10g11g12j6i7h6g6g4h5",
+	"h8h7h10g11f9g9g10h11f10e10f11f8j7k8j10i10",
+	"h8h9j6g9i9g7h10j8i5g8g6g10g11f7i10h7f12e13i7i8f11f9",
+	"h8g9j6f9i9g7h6g6g8f7h7h5e8f8h10h9",
+	"h8g9i6f8h10g7h6g6g8h7i8i7f7h9j9k8k7e9f9j8l8m9",
+}
+
+// BenchmarkDepthRapfiPositions gives the full engine 800,000 nodes
+// (Limits.Nodes, about what a second of a loaded machine gives it; the
+// same search on any machine) on each of rapfiPositions with a fresh
+// engine, and reports the mean depth of the last completed iteration.
+func BenchmarkDepthRapfiPositions(b *testing.B) {
+	var depth, nodes uint64
+	for i := 0; i < b.N; i++ {
+		for _, rec := range rapfiPositions {
+			r, err := gomoku.NewEngine().Search(context.Background(), mustBoard(b, rec), gomoku.Limits{Nodes: 800_000})
+			if err != nil {
+				b.Fatal(err)
+			}
+			depth += uint64(r.Depth)
+			nodes += r.Nodes
+		}
+	}
+	n := float64(b.N * len(rapfiPositions))
+	b.ReportMetric(float64(depth)/n, "depth")
+	b.ReportMetric(float64(nodes)/n, "nodes/search")
+}
+
 // BenchmarkSeed001Move is the baseline: seed article 001's depth-4 search
 // on the same positions, for the ratio in docs/benchmarks.md.
 func BenchmarkSeed001Move(b *testing.B) {

@@ -17,6 +17,7 @@ type options struct {
 	noise           int  // pick randomly among root moves within this score of the best
 	noiseWidth      int  // ... among at most this many
 	leafVCF         int  // VCF node budget at each leaf (0: off)
+	frontierVCF     int  // VCF node budget one ply above the leaves (0: off)
 	rootVCF         int  // VCF node budget at the root (0: off)
 	rootVCT         int  // VCT node budget at the root (0: off)
 	vctDepth        int  // VCT depth in attacker moves
@@ -54,14 +55,24 @@ const fullDepthWithoutDeadline = 12
 //	5      depth 4             none        + screen of the opponent's VCF/VCT
 //	6      the caller's clock  none        + VCT at the root, wider screen
 //
-// From level 4 a four and its block cost no depth; from level 5 the open
-// threes below the leaves are resolved (quiesce). Level 5 is "the depth-4
-// bot" of the match against seed article 001.
+// At levels 4 and 5 a four and its block cost no depth; from level 5 the
+// open threes below the leaves are resolved (quiesce). Level 5 is "the
+// depth-4 bot" of the match against seed article 001.
+//
+// Level 6 has neither the four extension nor the VCF at the leaves (it
+// keeps the one a ply above them): in its games against Rapfi most of its
+// main-search nodes were four sequences at plies 8-14 of a depth-4 or
+// depth-5 search, the extension following every order of the fours, and
+// each leaf ran a VCF of up to 60 nodes. Without both, a four still forces
+// its block, which costs no depth, so the pair costs one ply. On 20
+// positions of those games (800,000 nodes each) the mean depth went from
+// 4.8 to 7.3-7.5, and at 300 ms a move the build scored 66% against the
+// one with both (docs/benchmarks.md, "Sixth session").
 func levelOptions(level int) options {
 	if level == 0 {
 		level = MaxLevel
 	}
-	o := options{widthBase: 8, noiseWidth: 1, lmr: true, fourExtension: level >= 4}
+	o := options{widthBase: 8, noiseWidth: 1, lmr: true, fourExtension: level >= 4 && level < MaxLevel}
 	if level >= 5 {
 		o.quiesce = 2
 	}
@@ -73,12 +84,13 @@ func levelOptions(level int) options {
 	case 3:
 		o.depth, o.noise, o.noiseWidth, o.rootVCF = 3, 60, 3, 2000
 	case 4:
-		o.depth, o.rootVCF, o.leafVCF = 3, 5000, 30
+		o.depth, o.rootVCF, o.leafVCF, o.frontierVCF = 3, 5000, 30, 30
 	case 5:
-		o.depth, o.rootVCF, o.leafVCF, o.widthBase = 4, 20000, 60, 12
+		o.depth, o.rootVCF, o.leafVCF, o.frontierVCF, o.widthBase = 4, 20000, 60, 60, 12
 		o.screenMoves, o.screenVCF, o.screenVCT, o.screenDepth = 12, 2000, 10000, 6
 	default:
-		o.depth, o.rootVCF, o.leafVCF, o.rootVCT, o.vctDepth = MaxDepth, 500000, 60, 400000, 10
+		// No leafVCF and no fourExtension: see above.
+		o.depth, o.rootVCF, o.frontierVCF, o.rootVCT, o.vctDepth = MaxDepth, 500000, 60, 400000, 10
 		o.screenMoves, o.screenVCF, o.screenVCT, o.screenDepth = 20, 5000, 10000, 6
 		o.selective, o.futility = true, true
 		o.deepScreenNodes = 400000

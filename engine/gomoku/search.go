@@ -292,16 +292,19 @@ const stableFromDepth = 5
 // threat search at the root may use before the main search. It was a
 // third: in the games against Rapfi at 1 s a move, the root VCT used all
 // of it on most moves without finding a win, and the main search started
-// after 320 ms. The main search finds the short threat wins itself (the
-// four extension, the VCF at its leaves), and the deep screen guards
-// against the opponent's.
+// after 320 ms. The main search finds the short threat wins itself (fours
+// are searched as forcing moves, the VCF a ply above its leaves), and the
+// deep screen guards against the opponent's.
 const rootThreatShare = 0.1
 
 // screenShare is the share of the time (counted from the start of the
 // search) up to which the screen of the root moves may run. It was a
 // half; like the root threat search, the screen often left the main
-// search only the second half of the second.
-const screenShare = 0.25
+// search only the second half of the second. A quarter until issue 15's
+// third session; with 0.15 (and the main search's changes of that
+// session) level 6 scored 66% against the build with a quarter at 300 ms
+// a move (docs/benchmarks.md, "Sixth session").
+const screenShare = 0.15
 
 // stopEarly reports whether the search may stop after an iteration, with
 // elapsed of total used and the best move unchanged for stable
@@ -757,10 +760,10 @@ func (e *Engine) negamax(b *Board, depth, alpha, beta, ply int) int {
 			return e.leaf(b, alpha, beta, ply)
 		}
 	}
-	// Near the leaves, a short VCF for the side to move: the static
-	// evaluation of the plies below cannot see it.
-	if depth <= 1 && e.opt.leafVCF > 0 && b.hasFourMove(me) {
-		e.vcfBudget = e.opt.leafVCF
+	// One ply above the leaves, a short VCF for the side to move: the
+	// static evaluation of the plies below cannot see it.
+	if depth <= 1 && e.opt.frontierVCF > 0 && b.hasFourMove(me) {
+		e.vcfBudget = e.opt.frontierVCF
 		if e.vcf(b, ply, 0) {
 			return WinScore - ply - 5
 		}
@@ -873,8 +876,8 @@ func (e *Engine) setPV(ply, move int) {
 }
 
 // leaf evaluates a node at depth 0: a short VCF search for the side to
-// move (a win the static evaluation cannot see), then the quiescence
-// search of open threes.
+// move (a win the static evaluation cannot see; levels 4 and 5 only), then
+// the quiescence search of open threes.
 func (e *Engine) leaf(b *Board, alpha, beta, ply int) int {
 	if e.opt.leafVCF > 0 && b.hasFourMove(b.ToMove()) {
 		e.vcfBudget = e.opt.leafVCF
