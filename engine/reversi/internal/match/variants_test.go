@@ -25,7 +25,8 @@ import (
 // linear (the linear evaluation), patternsN (the pattern tables up to N
 // empties, the linear evaluation above), tablesN=PATH (the pattern tables
 // of the file PATH, as made by internal/train, up to N empties: for trying
-// a fit before it is shipped).
+// a fit before it is shipped), depthN (a fixed midgame depth instead of
+// the time: the evaluations compared without their speed).
 func TestMatchVariants(t *testing.T) {
 	if !fullMatch() {
 		t.Skip("set REVERSI_MATCH=1 to play engine variants against each other")
@@ -65,6 +66,12 @@ func variant(t *testing.T, spec string, moveTime time.Duration) Player {
 			e.UsePatternEvaluation()
 		case v == "linear":
 			e.UseLinearEvaluation()
+		case strings.HasPrefix(v, "depth"):
+			n, err := strconv.Atoi(strings.TrimPrefix(v, "depth"))
+			if err != nil || n < 1 {
+				t.Fatalf("variant %q: want depthN", v)
+			}
+			lim.Depth = n
 		case strings.HasPrefix(v, "tables"):
 			num, path, ok := strings.Cut(strings.TrimPrefix(v, "tables"), "=")
 			n, err := strconv.Atoi(num)
