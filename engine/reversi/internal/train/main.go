@@ -19,7 +19,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: train gen|label|fit [flags]")
+		fmt.Fprintln(os.Stderr, "usage: train gen|label|fit|check [flags]")
 		os.Exit(2)
 	}
 	var err error
@@ -30,8 +30,10 @@ func main() {
 		err = runFit(os.Args[2:])
 	case "label":
 		err = runLabel(os.Args[2:])
+	case "check":
+		err = runCheck(os.Args[2:])
 	default:
-		err = fmt.Errorf("unknown command %q (want gen, label or fit)", os.Args[1])
+		err = fmt.Errorf("unknown command %q (want gen, label, fit or check)", os.Args[1])
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "train:", err)
