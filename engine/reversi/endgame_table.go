@@ -14,7 +14,7 @@ package reversi
 
 const (
 	// localTableMaxEmpties is the most empties of a position kept in the
-	// region: FFO #40-#49 took 0.751 G nodes with the region up to 13
+	// region: FFO #40-#49 took 0.750 G nodes with the region up to 13
 	// empties, 0.733 G up to 11 (sixth session).
 	localTableMaxEmpties = 11
 	// localTableEntries is the size of the region, in entries (24 bytes
