@@ -106,12 +106,16 @@ var patternParams = func() *evalParams {
 }()
 
 // patternMaxEmpties is the most empties at which the pattern tables are
-// used: up to there they are fitted on exact or near-exact labels and beat
-// the linear evaluation by 1.3-1.8 discs (held-out RMSE); they order the
-// endgame solver's moves (from 16 empties) and the searches just before it.
-// Above it the linear evaluation is as good and 2.4 times as fast, and a
-// match at 100 ms a move with the patterns everywhere lost 15-24 (40 games).
-const patternMaxEmpties = 28
+// used. Up to 28 empties they are fitted on exact or near-exact labels and
+// beat the linear evaluation by 1.3-1.8 discs (held-out RMSE); they order
+// the endgame solver's moves (from 16 empties) and the searches just
+// before it. The stages of 29-44 empties are fitted on labels from depth-8
+// searches into the stages below (internal/train label): with Multi-ProbCut
+// at 1.0 sigma they won 41-32-7 against the tables up to 28 at 1.5 sigma, at
+// 300 ms a move (alone: 38-39-3 at 100 ms, 21-14-5 at 300 ms; a small gain,
+// not a proven one: docs/benchmarks.md, sixth session). Above 44 empties
+// there are no fitted stages, and the linear evaluation is used.
+const patternMaxEmpties = 44
 
 func mustLoadWeights(data []byte) *evalParams {
 	w, err := parseWeights(data)

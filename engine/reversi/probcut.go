@@ -28,8 +28,10 @@ func mpcShallowDepth(d int) int { return 2*(d/4) + d&1 }
 var mpcSigmaCoeffs = [4]float64{533.2, -6.31, 36.87, -59.85}
 
 // mpcT is the cut threshold in sigmas, in hundredths: the larger, the
-// fewer and safer the cuts.
-const mpcT = 150
+// fewer and safer the cuts. 1.0 against 1.5: 42-33-5 at 100 ms a move and
+// 42-34-4 at 300 ms (80 games each); 0.7 lost 35-39-6 to 1.0 and 2.2 lost
+// 31-47-2 to 1.5 at 100 ms (docs/benchmarks.md, sixth session).
+const mpcT = 100
 
 // mpcSigma is the spread of (depth-d score - shallow score) for a position
 // with the given empties, in evalScale units.
