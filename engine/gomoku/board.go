@@ -291,7 +291,7 @@ func (b *Board) play(i int) {
 		b.evalTotal[t] -= b.evalValue[t][i]
 		b.classCount[t][b.threat[t][i]]--
 	}
-	b.setNeighbours(i, c, keyOwn, keyBlocked)
+	b.setNeighbours(i, c, keyOwn, keyBlocked, true)
 	b.addNear(i, 1)
 	if b.makesFive(i, c) {
 		b.won = true
@@ -308,7 +308,7 @@ func (b *Board) undo() {
 	b.stones--
 	b.hash ^= zobrist[c][i]
 	b.cells[i] = cellEmpty
-	b.setNeighbours(i, c, keyEmpty, keyEmpty)
+	b.setNeighbours(i, c, keyEmpty, keyEmpty, true)
 	b.addNear(i, -1)
 	for t := Black; t <= White; t++ {
 		b.total[t] += b.value[t][i]
@@ -322,7 +322,8 @@ func (b *Board) undo() {
 // setNeighbours writes the code of the stone at i (own for c, blocked for
 // the other colour; or empty for both when taking it back) into the keys of
 // the intersections within five steps on its four lines, and refreshes
-// their patterns.
+// their patterns. full is false for the threat search's light play
+// (threatboard.go), which skips the evaluation's sums.
 //
 // This is the hottest code of the engine (two thirds of a search's time,
 // most of it under the VCF), so it is written for speed: each side of each
@@ -330,7 +331,7 @@ func (b *Board) undo() {
 // at the first wall. Stopping there changes nothing: the wall is at least
 // five cells wide on every side (pad), so every later cell within five
 // steps is a wall too, which the plain loop would skip one by one.
-func (b *Board) setNeighbours(i int, c Color, ownCode, otherCode uint32) {
+func (b *Board) setNeighbours(i int, c Color, ownCode, otherCode uint32, full bool) {
 	o := c.Other()
 	tabC := patternTables[boolIndex(b.rule.exactFive(c))]
 	tabO := patternTables[boolIndex(b.rule.exactFive(o))]
@@ -354,11 +355,11 @@ func (b *Board) setNeighbours(i int, c Color, ownCode, otherCode uint32) {
 			// the point's class and value stand.
 			if pc := tabC[kc]; pc != patsC[j] {
 				patsC[j] = pc
-				b.refreshCounted(c, j)
+				b.refreshCounted(c, j, full)
 			}
 			if po := tabO[ko]; po != patsO[j] {
 				patsO[j] = po
-				b.refreshCounted(o, j)
+				b.refreshCounted(o, j, full)
 			}
 		}
 		j = i
@@ -373,11 +374,11 @@ func (b *Board) setNeighbours(i int, c Color, ownCode, otherCode uint32) {
 			keysC[j], keysO[j] = kc, ko
 			if pc := tabC[kc]; pc != patsC[j] {
 				patsC[j] = pc
-				b.refreshCounted(c, j)
+				b.refreshCounted(c, j, full)
 			}
 			if po := tabO[ko]; po != patsO[j] {
 				patsO[j] = po
-				b.refreshCounted(o, j)
+				b.refreshCounted(o, j, full)
 			}
 		}
 	}
@@ -385,16 +386,21 @@ func (b *Board) setNeighbours(i int, c Color, ownCode, otherCode uint32) {
 
 // refreshCounted recomputes the threat class and value of j for colour c and
 // keeps the totals, which count empty points only. It is refreshPoint with
-// the totals updated by the differences, one table lookup for both.
-func (b *Board) refreshCounted(c Color, j int) {
+// the totals updated by the differences, one table lookup for both. When
+// full is false (a light play, threatboard.go) the evaluation's sums and
+// evalValue are left alone: the threat search never reads them, and the
+// light undo restores the patterns they were computed from.
+func (b *Board) refreshCounted(c Color, j int, full bool) {
 	p := &b.pats[c]
 	const n = int(numPatterns)
 	k := int(p[0][j]&patternMask)*n*n*n + int(p[1][j]&patternMask)*n*n +
 		int(p[2][j]&patternMask)*n + int(p[3][j]&patternMask)
 	e := &pointTable[k]
 	if b.cells[j] == cellEmpty {
-		b.total[c] += e.value - b.value[c][j]
-		b.evalTotal[c] += e.eval - b.evalValue[c][j]
+		if full {
+			b.total[c] += e.value - b.value[c][j]
+			b.evalTotal[c] += e.eval - b.evalValue[c][j]
+		}
 		if t := b.threat[c][j]; t != e.threat {
 			b.classCount[c][t]--
 			b.classCount[c][e.threat]++
@@ -402,7 +408,9 @@ func (b *Board) refreshCounted(c Color, j int) {
 	}
 	b.threat[c][j] = e.threat
 	b.value[c][j] = e.value
-	b.evalValue[c][j] = e.eval
+	if full {
+		b.evalValue[c][j] = e.eval
+	}
 }
 
 // refreshPoint recomputes threat[c][j] and value[c][j] from the four

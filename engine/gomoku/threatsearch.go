@@ -62,7 +62,8 @@ type threatLine struct {
 
 // vcf reports whether the side to move wins by continuous fours. On
 // success e.line holds the line from ply on. It spends e.vcfBudget nodes at
-// most; a search cut by the budget reports no win.
+// most; a search cut by the budget reports no win. It plays with the light
+// play of threatboard.go, which skips the evaluation's sums it never reads.
 func (e *Engine) vcf(b *Board, ply, depth int) bool {
 	if b.won || ply >= maxPly-4 || depth >= maxVCFDepth {
 		return false
@@ -105,10 +106,10 @@ func (e *Engine) vcf(b *Board, ply, depth int) bool {
 	}
 	budgetBefore := e.vcfBudget
 	for _, m := range moves {
-		b.play(m.move)
+		b.playLight(m.move)
 		e.nodes++
 		if b.won {
-			b.undo()
+			b.undoLight()
 			e.line.moves[ply] = int16(m.move)
 			e.line.end = ply + 1
 			e.threat.put(key, m.move, true, 0)
@@ -134,14 +135,14 @@ func (e *Engine) vcf(b *Board, ply, depth int) bool {
 				e.line.end = ply + 1
 				e.line.tail = 2
 			case n == 1:
-				b.play(cell)
+				b.playLight(cell)
 				e.nodes++
 				win = e.vcf(b, ply+2, depth+1)
-				b.undo()
+				b.undoLight()
 				e.line.moves[ply+1] = int16(cell)
 			}
 		}
-		b.undo()
+		b.undoLight()
 		if win {
 			e.line.moves[ply] = int16(m.move)
 			e.threat.put(key, m.move, true, 0)
