@@ -56,6 +56,17 @@ func TestPlayLight(t *testing.T) {
 				if snapshot(b) != before {
 					t.Fatalf("seed %d %v: undoLight at %v did not restore the board", seed, r, b.point(m))
 				}
+				// Two light plays in a row: the second stone's point goes
+				// stale while occupied and must come back as it was.
+				if m2 := cands[rng.Intn(len(cands))]; m2 != m {
+					b.playLight(m)
+					b.playLight(m2)
+					b.undoLight()
+					b.undoLight()
+					if snapshot(b) != before {
+						t.Fatalf("seed %d %v: two light plays at %v, %v did not undo", seed, r, b.point(m), b.point(m2))
+					}
+				}
 				e.vcfBudget = 2000
 				e.vcf(b, 0, 0)
 				if snapshot(b) != before {
