@@ -280,27 +280,40 @@ func (b *Board) Undo() error {
 
 // play places the side to move's stone at the empty cell i, without any
 // legality check, and records a win.
-func (b *Board) play(i int) {
+func (b *Board) play(i int) { b.place(i, true) }
+
+// undo takes back the last stone.
+func (b *Board) undo() { b.takeBack(true) }
+
+// place is play, and with full false the threat search's light play
+// (threatboard.go), which skips the evaluation's sums and the neighbour
+// counts.
+func (b *Board) place(i int, full bool) {
 	c := b.ToMove()
 	b.history = append(b.history, i)
 	b.stones++
 	b.hash ^= zobrist[c][i]
 	b.cells[i] = uint8(c) + 1
 	for t := Black; t <= White; t++ {
-		b.total[t] -= b.value[t][i]
-		b.evalTotal[t] -= b.evalValue[t][i]
+		if full {
+			b.total[t] -= b.value[t][i]
+			b.evalTotal[t] -= b.evalValue[t][i]
+		}
 		b.classCount[t][b.threat[t][i]]--
 	}
-	b.setNeighbours(i, c, keyOwn, keyBlocked, true)
-	b.addNear(i, 1)
+	b.setNeighbours(i, c, keyOwn, keyBlocked, full)
+	if full {
+		b.addNear(i, 1)
+	}
 	if b.makesFive(i, c) {
 		b.won = true
 		b.winner = c
 	}
 }
 
-// undo takes back the last stone.
-func (b *Board) undo() {
+// takeBack is undo, and with full false the light undo of a stone placed
+// with full false.
+func (b *Board) takeBack(full bool) {
 	n := len(b.history) - 1
 	i := b.history[n]
 	b.history = b.history[:n]
@@ -308,11 +321,15 @@ func (b *Board) undo() {
 	b.stones--
 	b.hash ^= zobrist[c][i]
 	b.cells[i] = cellEmpty
-	b.setNeighbours(i, c, keyEmpty, keyEmpty, true)
-	b.addNear(i, -1)
+	b.setNeighbours(i, c, keyEmpty, keyEmpty, full)
+	if full {
+		b.addNear(i, -1)
+	}
 	for t := Black; t <= White; t++ {
-		b.total[t] += b.value[t][i]
-		b.evalTotal[t] += b.evalValue[t][i]
+		if full {
+			b.total[t] += b.value[t][i]
+			b.evalTotal[t] += b.evalValue[t][i]
+		}
 		b.classCount[t][b.threat[t][i]]++
 	}
 	b.won = false

@@ -14,33 +14,7 @@ package gomoku
 
 // playLight places the side to move's stone at the empty cell i like play,
 // keeping only what the VCF reads.
-func (b *Board) playLight(i int) {
-	c := b.ToMove()
-	b.history = append(b.history, i)
-	b.stones++
-	b.hash ^= zobrist[c][i]
-	b.cells[i] = uint8(c) + 1
-	b.classCount[Black][b.threat[Black][i]]--
-	b.classCount[White][b.threat[White][i]]--
-	b.setNeighbours(i, c, keyOwn, keyBlocked, false)
-	if b.makesFive(i, c) {
-		b.won = true
-		b.winner = c
-	}
-}
+func (b *Board) playLight(i int) { b.place(i, false) }
 
 // undoLight takes back a stone placed by playLight.
-func (b *Board) undoLight() {
-	n := len(b.history) - 1
-	i := b.history[n]
-	b.history = b.history[:n]
-	c := Color(b.cells[i] - 1)
-	b.stones--
-	b.hash ^= zobrist[c][i]
-	b.cells[i] = cellEmpty
-	b.setNeighbours(i, c, keyEmpty, keyEmpty, false)
-	b.classCount[Black][b.threat[Black][i]]++
-	b.classCount[White][b.threat[White][i]]++
-	b.won = false
-	b.winLine = nil
-}
+func (b *Board) undoLight() { b.takeBack(false) }
