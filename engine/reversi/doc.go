@@ -76,7 +76,7 @@
 // mobility, corners, X- and C-squares next to empty corners, stable discs,
 // parity, discs, corner access and frontier discs, plus a value for each
 // configuration of each edge, with one weight set per stage of the game
-// (weights.json, embedded). From 28 empties down, tables of board patterns
+// (weights.json, embedded). From 44 empties down, tables of board patterns
 // (edges with X-squares, corners, lines, diagonals; patterns.bin, fitted by
 // least squares on positions from the engine's own games and exact solves
 // by internal/train) correct it. The search is iterative-deepening PVS with

@@ -20,12 +20,9 @@ func runCheck(args []string) error {
 	lo := fs.Int("min-empties", 1, "first stage's fewest empties")
 	hi := fs.Int("max-empties", 60, "last stage's most empties")
 	fs.Parse(args)
-	samples, err := readSamples(*in)
+	samples, err := readGames(*in, *games)
 	if err != nil {
 		return err
-	}
-	if *games > 0 {
-		samples = firstGames(samples, *games)
 	}
 	data, err := os.ReadFile(*pat)
 	if err != nil {

@@ -36,12 +36,9 @@ func runFit(args []string) error {
 	minEmpties := fs.Int("min-empties", 1, "fit the stages from this many empties; the stages below are copied from -base")
 	base := fs.String("base", "", "patterns file whose stages below -min-empties are kept (with -min-empties above 1)")
 	fs.Parse(args)
-	samples, err := readSamples(*in)
+	samples, err := readGames(*in, *games)
 	if err != nil {
 		return err
-	}
-	if *games > 0 {
-		samples = firstGames(samples, *games)
 	}
 	var baseStages [][]int16
 	if *minEmpties > 1 {

@@ -73,6 +73,16 @@ func readSamples(path string) ([]sample, error) {
 	return out, nil
 }
 
+// readGames reads a file written by gen (or label) and keeps the samples of
+// its first n games; n 0 keeps them all.
+func readGames(path string, n int) ([]sample, error) {
+	samples, err := readSamples(path)
+	if err != nil || n <= 0 {
+		return samples, err
+	}
+	return firstGames(samples, n), nil
+}
+
 // genConfig says how the games are played.
 type genConfig struct {
 	games        int   // number of games

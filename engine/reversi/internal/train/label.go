@@ -51,12 +51,9 @@ func runLabel(args []string) error {
 	if *in == "" || *out == "" {
 		return fmt.Errorf("label: -in and -out are required")
 	}
-	samples, err := readSamples(*in)
+	samples, err := readGames(*in, *games)
 	if err != nil {
 		return err
-	}
-	if *games > 0 {
-		samples = firstGames(samples, *games)
 	}
 	if cfg.patterns, err = os.ReadFile(*pat); err != nil {
 		return err
