@@ -150,6 +150,20 @@ func forgetfulNodes(t *testing.T) (*forgetfulStore, func(name string, broker Bro
 	}
 }
 
+// annAndBob creates a Reversi room on svc with Ann seated as black and Bob as white, and
+// returns the room's id and the two players' seat tokens.
+func annAndBob(t *testing.T, svc *Service) (id, ann, bob string) {
+	t.Helper()
+	ctx := context.Background()
+	v, err := svc.Create(ctx, CreateRequest{Game: "reversi"})
+	require.NoError(t, err)
+	a, err := svc.Do(ctx, v.ID, Command{Kind: CmdSit, Seat: Black, Name: "Ann"})
+	require.NoError(t, err)
+	b, err := svc.Do(ctx, v.ID, Command{Kind: CmdSit, Seat: White, Name: "Bob"})
+	require.NoError(t, err)
+	return v.ID, a.Token, b.Token
+}
+
 // lose switches s to a copy of room id that has only its first keep events.
 func (s *forgetfulStore) lose(t *testing.T, id string, keep int) {
 	t.Helper()
@@ -253,29 +267,24 @@ func TestNodeThatMissedALossLearnsFromTheNextEvent(t *testing.T) {
 	store, node := forgetfulNodes(t)
 	broker := NewMemoryBroker()
 	a, b := node("A", broker), node("B", broker)
-	v, err := a.Create(ctx, CreateRequest{Game: "reversi"})
-	require.NoError(t, err)
-	ann, err := a.Do(ctx, v.ID, Command{Kind: CmdSit, Seat: Black, Name: "Ann"})
-	require.NoError(t, err)
-	_, err = a.Do(ctx, v.ID, Command{Kind: CmdSit, Seat: White, Name: "Bob"})
-	require.NoError(t, err)
+	id, ann, _ := annAndBob(t, a)
 	onB := newWatcher()
-	_, err = b.Join(ctx, onB, JoinRequest{Room: v.ID})
+	_, err := b.Join(ctx, onB, JoinRequest{Room: id})
 	require.NoError(t, err)
-	_, err = a.Do(ctx, v.ID, Command{Kind: CmdMove, Token: ann.Token, Move: "f5"})
+	_, err = a.Do(ctx, id, Command{Kind: CmdMove, Token: ann, Move: "f5"})
 	require.NoError(t, err)
 	onB.waitVersion(t, 3, 5*time.Second) // B shows f5
 
 	// The failover loses f5; a third node, fresh, stores Ann's other choice as seq 3.
-	store.lose(t, v.ID, 2)
+	store.lose(t, id, 2)
 	c := node("C", broker)
-	rep, err := c.Do(ctx, v.ID, Command{Kind: CmdMove, Token: ann.Token, Move: "d3"})
+	rep, err := c.Do(ctx, id, Command{Kind: CmdMove, Token: ann, Move: "d3"})
 	require.NoError(t, err)
 	require.Equal(t, int64(3), rep.Seq)
 
 	onB.waitType(t, "resync", 5*time.Second)
 	again := newWatcher()
-	_, err = b.Join(ctx, again, JoinRequest{Room: v.ID})
+	_, err = b.Join(ctx, again, JoinRequest{Room: id})
 	require.NoError(t, err)
 	var joined struct {
 		State struct {
@@ -297,31 +306,26 @@ func TestNodeThatMissedALossCannotStoreOnIt(t *testing.T) {
 	store, node := forgetfulNodes(t)
 	broker := NewMemoryBroker()
 	b := node("B", broker)
-	v, err := b.Create(ctx, CreateRequest{Game: "reversi"})
-	require.NoError(t, err)
-	ann, err := b.Do(ctx, v.ID, Command{Kind: CmdSit, Seat: Black, Name: "Ann"})
-	require.NoError(t, err)
-	bob, err := b.Do(ctx, v.ID, Command{Kind: CmdSit, Seat: White, Name: "Bob"})
-	require.NoError(t, err)
+	id, ann, bob := annAndBob(t, b)
 	onB := newWatcher()
-	_, err = b.Join(ctx, onB, JoinRequest{Room: v.ID})
+	_, err := b.Join(ctx, onB, JoinRequest{Room: id})
 	require.NoError(t, err)
-	_, err = b.Do(ctx, v.ID, Command{Kind: CmdMove, Token: ann.Token, Move: "f5"})
+	_, err = b.Do(ctx, id, Command{Kind: CmdMove, Token: ann, Move: "f5"})
 	require.NoError(t, err)
 
 	// f5 is lost; node C, whose events B never hears of, stores d3 in its place, later
 	// (events carry their time to the millisecond; after a real failover, seconds later).
-	store.lose(t, v.ID, 2)
+	store.lose(t, id, 2)
 	time.Sleep(2 * time.Millisecond)
 	c := node("C", lossyBroker{broker})
-	_, err = c.Do(ctx, v.ID, Command{Kind: CmdMove, Token: ann.Token, Move: "d3"})
+	_, err = c.Do(ctx, id, Command{Kind: CmdMove, Token: ann, Move: "d3"})
 	require.NoError(t, err)
 
 	// Bob answers f5 on B: the same version, another log.
-	_, err = b.Do(ctx, v.ID, Command{Kind: CmdMove, Token: bob.Token, Move: "f6"})
+	_, err = b.Do(ctx, id, Command{Kind: CmdMove, Token: bob, Move: "f6"})
 	require.Equal(t, CodeStale, CodeOf(err), "%v", err)
 	onB.waitType(t, "resync", 5*time.Second)
-	meta, events, err := store.Load(ctx, v.ID)
+	meta, events, err := store.Load(ctx, id)
 	require.NoError(t, err)
 	_, _, err = replayLog(meta, events)
 	require.NoError(t, err, "the stored log is a game")
