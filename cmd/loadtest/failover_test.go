@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -58,16 +57,8 @@ func TestFailover(t *testing.T) {
 	defer closeAll(runs)
 	humans, bots := runs[:failoverHumanRooms], runs[failoverHumanRooms:]
 
-	playCtx, stopPlay := context.WithCancel(ctx)
-	var wg sync.WaitGroup
-	for _, r := range runs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			r.drive(playCtx, failoverPace)
-		}()
-	}
-	defer func() { stopPlay(); wg.Wait() }()
+	stopPlay := driveAll(ctx, runs, failoverPace)
+	defer stopPlay()
 
 	// Before the kill: every game has moves, and A's bots have played.
 	for _, r := range humans {
@@ -113,7 +104,6 @@ func TestFailover(t *testing.T) {
 	t.Logf("all %d games went on %.1fs after the kill, the %d bot games whose bot was to move on A included",
 		len(runs), time.Since(killed).Seconds(), len(bots))
 	stopPlay()
-	wg.Wait()
 
 	// Every client of A is now on B, having come back by itself; B's never left.
 	for _, r := range runs {

@@ -278,23 +278,9 @@ func (l *load) moves(ctx context.Context, label string, rooms int, rate float64,
 	fmt.Fprintf(l.log, "loadtest: %s: %d rooms, %d connections set up in %.1fs; playing\n", label, len(runs)+len(botRuns), res.Connections, res.SetupSeconds)
 
 	pace := time.Duration(float64(rooms) / rate * float64(time.Second))
-	playCtx, stopPlay := context.WithCancel(clientCtx)
-	var wg sync.WaitGroup
-	for _, r := range runs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			r.drive(playCtx, pace)
-		}()
-	}
-	for _, r := range botRuns {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			r.drive(playCtx, 0)
-		}()
-	}
-	stopAll := func() { stopPlay(); wg.Wait() }
+	stopHumans := driveAll(clientCtx, runs, pace)
+	stopBots := driveAll(clientCtx, botRuns, 0)
+	stopAll := func() { stopHumans(); stopBots() }
 	select {
 	case <-time.After(l.cfg.warmup):
 	case <-ctx.Done():

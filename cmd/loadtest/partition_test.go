@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -242,21 +241,6 @@ func lostMoves(ctx context.Context, t *testing.T, store rooms.Store, runs []*roo
 		lost += perRoom[i]
 	}
 	return lost, perRoom, which
-}
-
-// driveAll plays every room's moves, one each pace, until the returned stop is called
-// (which waits for them to end).
-func driveAll(ctx context.Context, runs []*roomRun, pace time.Duration) (stop func()) {
-	ctx, cancel := context.WithCancel(ctx)
-	var wg sync.WaitGroup
-	for _, r := range runs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			r.drive(ctx, pace)
-		}()
-	}
-	return func() { cancel(); wg.Wait() }
 }
 
 // sum adds f over xs.

@@ -337,6 +337,21 @@ func (r *roomRun) takeBack(ctx context.Context, st stateView) {
 	r.mu.Unlock()
 }
 
+// driveAll plays every room's moves, one each pace, until the returned stop is called
+// (which waits for them to end).
+func driveAll(ctx context.Context, runs []*roomRun, pace time.Duration) (stop func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	for _, r := range runs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r.drive(ctx, pace)
+		}()
+	}
+	return func() { cancel(); wg.Wait() }
+}
+
 // drive makes a move every pace (one move in flight at a time; 0: each as soon as the
 // last is done) until ctx ends.
 func (r *roomRun) drive(ctx context.Context, pace time.Duration) {

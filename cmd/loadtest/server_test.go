@@ -181,21 +181,12 @@ func TestGamesPlayOnAfterTheEnd(t *testing.T) {
 	runs, err := l.setup(ctx, plans, rec, ctx)
 	require.NoError(t, err)
 	defer closeAll(runs)
-	playCtx, stop := context.WithCancel(ctx)
-	var wg sync.WaitGroup
-	for _, r := range runs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			r.drive(playCtx, 0)
-		}()
-	}
-	defer func() { stop(); wg.Wait() }()
+	stop := driveAll(ctx, runs, 0)
+	defer stop()
 	for _, r := range runs {
 		require.NoError(t, r.waitUntil(ctx, func(r *roomRun) bool { return r.takeBacks >= 2 }), "room %s (bot %v)", r.id, r.plan.botLevel)
 	}
 	stop()
-	wg.Wait()
 	_, _, errs := rec.take()
 	require.Empty(t, errs)
 }
