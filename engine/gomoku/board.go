@@ -48,17 +48,17 @@ type Board struct {
 	// threat[c][i]: the threat class of a stone of colour c at i (all four lines).
 	threat [2][maxCells]threat
 	// value[c][i]: the pattern score of a stone of colour c at i, which
-	// orders moves; evalValue[c][i] is its weight in the evaluation
-	// (eval.go: fitted on games, where value is hand-set).
+	// orders moves; evalValue[c][r][i] is its value in the evaluation when
+	// c has role r (to move or just moved; eval.go, evaltable.go).
 	value     [2][maxCells]int32
-	evalValue [2][maxCells]int32
+	evalValue [2][2][maxCells]int32
 	// near[i]: stones within two steps (5x5 square) of i; candidates have near > 0.
 	near [maxCells]uint8
 
 	// total[c] sums value[c] over empty points; classCount[c][t] counts empty
 	// points whose threat class for c is t. Both are kept incrementally.
 	total      [2]int32
-	evalTotal  [2]int32 // the same sum of evalValue
+	evalTotal  [2][2]int32 // the same sums of evalValue, per role
 	classCount [2][numThreats]int16
 
 	hash    uint64
@@ -121,7 +121,7 @@ func (b *Board) reset() {
 		}
 	}
 	b.total = [2]int32{}
-	b.evalTotal = [2]int32{}
+	b.evalTotal = [2][2]int32{}
 	b.classCount = [2][numThreats]int16{}
 	for i := range b.cells {
 		if b.cells[i] == cellWall {
@@ -135,7 +135,8 @@ func (b *Board) reset() {
 			}
 			b.refreshPoint(c, i)
 			b.total[c] += b.value[c][i]
-			b.evalTotal[c] += b.evalValue[c][i]
+			b.evalTotal[c][0] += b.evalValue[c][0][i]
+			b.evalTotal[c][1] += b.evalValue[c][1][i]
 			b.classCount[c][b.threat[c][i]]++
 		}
 	}
@@ -297,7 +298,8 @@ func (b *Board) place(i int, full bool) {
 	for t := Black; t <= White; t++ {
 		if full {
 			b.total[t] -= b.value[t][i]
-			b.evalTotal[t] -= b.evalValue[t][i]
+			b.evalTotal[t][0] -= b.evalValue[t][0][i]
+			b.evalTotal[t][1] -= b.evalValue[t][1][i]
 		}
 		b.classCount[t][b.threat[t][i]]--
 	}
@@ -328,7 +330,8 @@ func (b *Board) takeBack(full bool) {
 	for t := Black; t <= White; t++ {
 		if full {
 			b.total[t] += b.value[t][i]
-			b.evalTotal[t] += b.evalValue[t][i]
+			b.evalTotal[t][0] += b.evalValue[t][0][i]
+			b.evalTotal[t][1] += b.evalValue[t][1][i]
 		}
 		b.classCount[t][b.threat[t][i]]++
 	}
@@ -416,7 +419,8 @@ func (b *Board) refreshCounted(c Color, j int, full bool) {
 	if b.cells[j] == cellEmpty {
 		if full {
 			b.total[c] += e.value - b.value[c][j]
-			b.evalTotal[c] += e.eval - b.evalValue[c][j]
+			b.evalTotal[c][0] += e.eval[0] - b.evalValue[c][0][j]
+			b.evalTotal[c][1] += e.eval[1] - b.evalValue[c][1][j]
 		}
 		if t := b.threat[c][j]; t != e.threat {
 			b.classCount[c][t]--
@@ -426,7 +430,8 @@ func (b *Board) refreshCounted(c Color, j int, full bool) {
 	b.threat[c][j] = e.threat
 	b.value[c][j] = e.value
 	if full {
-		b.evalValue[c][j] = e.eval
+		b.evalValue[c][0][j] = e.eval[0]
+		b.evalValue[c][1][j] = e.eval[1]
 	}
 }
 
@@ -440,26 +445,29 @@ func (b *Board) refreshPoint(c Color, j int) {
 	e := pointTable[k]
 	b.threat[c][j] = e.threat
 	b.value[c][j] = e.value
-	b.evalValue[c][j] = e.eval
+	b.evalValue[c][0][j] = e.eval[0]
+	b.evalValue[c][1][j] = e.eval[1]
 }
 
 // pointEntry is what the four line patterns of a point make together.
 type pointEntry struct {
-	value  int32 // for move ordering
-	eval   int32 // for the evaluation
+	value  int32    // for move ordering
+	eval   [2]int32 // for the evaluation, per role (evaltable.go)
 	threat threat
 }
 
 // pointTable maps the four line patterns of a point (base numPatterns
-// digits, direction 0 first) to its threat class and value: 9^4 entries
-// of 12 bytes, 77 KiB. A play or an undo refreshes up to 80 points, and
+// digits, direction 0 first) to its threat class and values: 9^4 entries
+// of 16 bytes, 103 KiB. A play or an undo refreshes up to 80 points, and
 // the lookup replaced a count-and-classify loop that took a third of the
 // search's time.
 var pointTable = buildPointTable()
 
 // pointValue is the unoptimised definition pointTable caches: the sum of
-// the line values plus the bonus of the combination.
-func pointValue(pats [4]pattern) pointEntry {
+// the line values plus the bonus of the combination for the move order,
+// and the evaluation's values of the combination (evaltable.go). k is the
+// table index of the four patterns.
+func pointValue(pats [4]pattern, k int) pointEntry {
 	var v int32
 	var n [numPatterns]uint8
 	for _, p := range pats {
@@ -467,11 +475,12 @@ func pointValue(pats [4]pattern) pointEntry {
 		n[p]++
 	}
 	t := classifyThreat(&n)
-	var ev int32
-	for _, p := range pats {
-		ev += evalPatternValue[p]
+	c := comboOf[k]
+	return pointEntry{
+		value:  v + threatBonus[t],
+		eval:   [2]int32{evalW.combo[roleToMove][c], evalW.combo[roleMoved][c]},
+		threat: t,
 	}
-	return pointEntry{value: v + threatBonus[t], eval: ev + evalThreatBonus[t], threat: t}
 }
 
 func buildPointTable() []pointEntry {
@@ -483,7 +492,7 @@ func buildPointTable() []pointEntry {
 			pats[d] = pattern(r % n)
 			r /= n
 		}
-		t[k] = pointValue(pats)
+		t[k] = pointValue(pats, k)
 	}
 	return t
 }

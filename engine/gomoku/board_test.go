@@ -341,10 +341,10 @@ type state struct {
 	pats       [2][4][maxCells]uint8
 	threat     [2][maxCells]threat
 	value      [2][maxCells]int32
-	evalValue  [2][maxCells]int32
+	evalValue  [2][2][maxCells]int32
 	near       [maxCells]uint8
 	total      [2]int32
-	evalTotal  [2]int32
+	evalTotal  [2][2]int32
 	classCount [2][numThreats]int16
 	hash       uint64
 	stones     int
