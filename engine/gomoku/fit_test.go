@@ -257,6 +257,7 @@ func TestLabelEval(t *testing.T) {
 	}
 	nodes := envUint(t, "GOMOKU_LABEL_NODES", 100000)
 	perGame := int(envUint(t, "GOMOKU_LABEL_PER_GAME", 3))
+	detour := int(envUint(t, "GOMOKU_LABEL_DETOUR", 0))
 	rng := rand.New(rand.NewSource(int64(envUint(t, "GOMOKU_LABEL_SEED", 1))))
 	out, err := os.Create(os.Getenv("GOMOKU_LABEL_OUT"))
 	if err != nil {
@@ -273,16 +274,8 @@ func TestLabelEval(t *testing.T) {
 			continue
 		}
 		for range perGame {
-			ply := 6 + rng.Intn(len(moves)-6)
-			b, _ := NewBoard(15, Freestyle)
-			ok := true
-			for _, p := range moves[:ply] {
-				if b.Play(p) != nil {
-					ok = false
-					break
-				}
-			}
-			if !ok || !labelable(b) || seen[b.Hash()] {
+			b := samplePosition(moves, rng, detour)
+			if b == nil || !labelable(b) || seen[b.Hash()] {
 				continue
 			}
 			seen[b.Hash()] = true
@@ -294,7 +287,9 @@ func TestLabelEval(t *testing.T) {
 			if b.ToMove() == White {
 				res = 1 - res
 			}
-			fmt.Fprintf(out, "%s %d %d %g\n", game.record, ply, r.Score, res)
+			h := fnv.New32a()
+			h.Write([]byte(game.record))
+			fmt.Fprintf(out, "%s %d %g %08x\n", FormatRecord(b.Moves()), r.Score, res, h.Sum32())
 			n++
 		}
 		if g%100 == 99 {
@@ -302,6 +297,34 @@ func TestLabelEval(t *testing.T) {
 		}
 	}
 	t.Logf("%d games, %d positions labelled with %d nodes each in %v", len(games), n, nodes, time.Since(start).Round(time.Second))
+}
+
+// samplePosition plays a game up to a random point after the sixth stone
+// and then up to detour moves of its own, each drawn from the eight best
+// points by the move order's value (attack plus defence): the positions
+// the search's leaves see are a few plausible moves away from a game's.
+// It returns nil if the record stops being legal.
+func samplePosition(moves []Point, rng *rand.Rand, detour int) *Board {
+	b, _ := NewBoard(15, Freestyle)
+	for _, p := range moves[:6+rng.Intn(len(moves)-6)] {
+		if b.Play(p) != nil {
+			return nil
+		}
+	}
+	for range rng.Intn(detour + 1) {
+		if !labelable(b) {
+			break
+		}
+		var cand []scored
+		for i, last := b.firstCell(), b.lastCell(); i <= last; i++ {
+			if b.cells[i] == cellEmpty && b.near[i] > 0 {
+				cand = append(cand, scored{i, b.value[Black][i] + b.value[White][i]})
+			}
+		}
+		slices.SortFunc(cand, func(x, y scored) int { return int(y.score - x.score) })
+		b.play(cand[rng.Intn(min(8, len(cand)))].move)
+	}
+	return b
 }
 
 // envUint reads a non-negative integer setting, def when unset.
@@ -325,7 +348,9 @@ type fitSample struct {
 	held   bool    // held out: every fifth game, to measure the fit on games it did not see
 }
 
-// readLabels reads label files and rebuilds each position's features.
+// readLabels reads label files (TestLabelEval's lines: the position's
+// record, the search's score, the game's result for the side to move,
+// the game's hash) and rebuilds each position's features.
 func readLabels(t *testing.T, files string) []fitSample {
 	var samples []fitSample
 	for _, name := range strings.Split(files, ",") {
@@ -339,21 +364,19 @@ func readLabels(t *testing.T, files string) []fitSample {
 				t.Fatalf("%s: bad line %q", name, line)
 			}
 			moves, err1 := ParseRecord(f[0], 15)
-			ply, err2 := strconv.Atoi(f[1])
-			score, err3 := strconv.ParseFloat(f[2], 64)
-			res, err4 := strconv.ParseFloat(f[3], 64)
-			if err1 != nil || err2 != nil || err3 != nil || err4 != nil || ply > len(moves) {
+			score, err2 := strconv.ParseFloat(f[1], 64)
+			res, err3 := strconv.ParseFloat(f[2], 64)
+			game, err4 := strconv.ParseUint(f[3], 16, 32)
+			if err1 != nil || err2 != nil || err3 != nil || err4 != nil {
 				t.Fatalf("%s: bad line %q", name, line)
 			}
 			b, _ := NewBoard(15, Freestyle)
-			for _, p := range moves[:ply] {
+			for _, p := range moves {
 				if err := b.Play(p); err != nil {
 					t.Fatalf("%s: %v in %q", name, err, line)
 				}
 			}
-			h := fnv.New32a()
-			h.Write([]byte(f[0]))
-			samples = append(samples, fitSample{fitFeatures(b), score, res, h.Sum32()%5 == 0})
+			samples = append(samples, fitSample{fitFeatures(b), score, res, game%5 == 0})
 		}
 	}
 	return samples
