@@ -25,24 +25,28 @@ import (
 // engine with a fixed node budget (so the labels are the same on any
 // machine), and each is written with the search's score:
 //
-//	GOMOKU_LABEL=<match log>[,<match log>...] GOMOKU_LABEL_OUT=labels.txt \
+//	GOMOKU_LABEL=<match logs or games file>[,...] GOMOKU_LABEL_OUT=labels.txt \
 //	  [GOMOKU_LABEL_NODES=100000] [GOMOKU_LABEL_PER_GAME=3] [GOMOKU_LABEL_SEED=1] \
-//	  go test -run TestLabelEval -v -timeout 0 ./engine/gomoku
+//	  [GOMOKU_LABEL_DETOUR=0] go test -run TestLabelEval -v -timeout 0 ./engine/gomoku
 //
 // The logs are the -v output of the match tests (one line per game with
-// its outcome and full record); every distinct game is used, in sorted
-// order, and from each GOMOKU_LABEL_PER_GAME positions after the sixth
-// stone are drawn with a seeded generator. A line of labels.txt is the
-// game's record, the number of stones of the position, the search's score
-// (side to move's view) and the game's result for the side to move (1, 0
-// or 0.5).
+// its outcome and full record; testdata/fitgames.txt.gz holds the games
+// of the earlier sessions' logs in that form); every distinct game is
+// used, in sorted order, and from each GOMOKU_LABEL_PER_GAME positions
+// after the sixth stone are drawn with a seeded generator, each followed
+// by up to GOMOKU_LABEL_DETOUR moves of its own (samplePosition). A line
+// of labels.txt is the position's record, the search's score (side to
+// move's view), the game's result for the side to move (1, 0 or 0.5) and
+// a hash of the game's record (the fit holds out whole games by it).
 //
 // Fitting: the evaluation's values per combination and role and its
 // threat terms (evaltable.go) are fitted by logistic regression of the
 // label's win probability sigmoid(score/K) on the evaluation's terms,
-// from the hand-set values and regularised towards them:
+// from the hand-set values and regularised towards them (the model:
+// fitWeights and the parameters before it):
 //
-//	GOMOKU_FIT=labels.txt [GOMOKU_FIT_L2=1e-7,1e-6] [GOMOKU_FIT_OUT=engine/gomoku/evaltable.txt] \
+//	GOMOKU_FIT=labels.txt[,...] [GOMOKU_FIT_L2=1e-8,1e-7,1e-6] [GOMOKU_FIT_L2_PARTS=1e-10] \
+//	  [GOMOKU_FIT_ITERS=2000] [GOMOKU_FIT_OUT=engine/gomoku/evaltable.txt] \
 //	  go test -run TestFitEval -v ./engine/gomoku
 //
 // K is the scale at which the labels' scores predict the games' results
