@@ -3,6 +3,7 @@ package reversi
 import (
 	"context"
 	"fmt"
+	"math/bits"
 	"math/rand"
 	"os"
 	"strconv"
@@ -326,4 +327,27 @@ func searchPositions(b *testing.B, pos []Position, setup func(*Engine), limits L
 	b.ReportMetric(float64(nodes)/float64(b.N)/float64(len(pos)), "nodes/pos")
 	b.ReportMetric(b.Elapsed().Seconds()/float64(b.N)/float64(len(pos))*1000, "ms/pos")
 	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+}
+
+// BenchmarkFlips times one flips call, on the legal moves of positions from
+// random games and random fillings of the board.
+func BenchmarkFlips(b *testing.B) {
+	type move struct {
+		me, opp uint64
+		sq      int
+	}
+	var ms []move
+	for _, p := range randomPositions(rand.New(rand.NewSource(1)), 30) {
+		for m := p.Moves(); m != 0; m &= m - 1 {
+			ms = append(ms, move{p.me, p.opp, bits.TrailingZeros64(m)})
+		}
+	}
+	ms = ms[:4096]
+	b.ResetTimer()
+	var s uint64
+	for i := 0; i < b.N; i++ {
+		m := &ms[i&4095]
+		s += flips(m.me, m.opp, m.sq)
+	}
+	sink = int(s)
 }

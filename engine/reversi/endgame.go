@@ -241,8 +241,10 @@ func (e *Engine) solve(me, opp uint64, alpha, beta, empties int) int {
 	hashMove := -1
 	useTable := empties >= ttMinEmpties
 	tab := e.solverTable(empties)
+	var hash uint64 // hashed once for the probe and the store
 	if useTable {
-		if ent, ok := tab.probe(me, opp); ok && ent.conf < e.endConf {
+		hash = hashPosition(me, opp)
+		if ent, ok := tab.probeHash(hash, me, opp); ok && ent.conf < e.endConf {
 			hashMove = int(ent.move) // bounds less sure than this search
 		} else if ok {
 			lo, hi := int(ent.lower), int(ent.upper)
@@ -351,7 +353,7 @@ func (e *Engine) solve(me, opp uint64, alpha, beta, empties int) int {
 		}
 	}
 	if useTable {
-		tab.storeConf(me, opp, empties, e.endConf, alpha0, beta, best, bestMove)
+		tab.storeHash(hash, me, opp, empties, e.endConf, alpha0, beta, best, bestMove)
 	}
 	return best
 }

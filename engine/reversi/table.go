@@ -87,7 +87,13 @@ func (t *table) clear() {
 
 // probe returns the entry for the position, if stored.
 func (t *table) probe(me, opp uint64) (ttEntry, bool) {
-	i := hashPosition(me, opp) & t.mask
+	return t.probeHash(hashPosition(me, opp), me, opp)
+}
+
+// probeHash is probe for a position whose hash (hashPosition) is h: a
+// caller that probes and then stores hashes once.
+func (t *table) probeHash(h, me, opp uint64) (ttEntry, bool) {
+	i := h & t.mask
 	b := t.entries[i : i+2 : i+2]
 	if b[0].me == me && b[0].opp == opp && (me|opp) != 0 {
 		return b[0], true
@@ -108,7 +114,12 @@ func (t *table) store(me, opp uint64, depth int, alpha, beta, score int, move in
 // storeConf is store for a result whose bounds hold with confidence conf
 // (ttEntry.conf).
 func (t *table) storeConf(me, opp uint64, depth int, conf uint8, alpha, beta, score int, move int) {
-	i := hashPosition(me, opp) & t.mask
+	t.storeHash(hashPosition(me, opp), me, opp, depth, conf, alpha, beta, score, move)
+}
+
+// storeHash is storeConf for a position whose hash is h.
+func (t *table) storeHash(h, me, opp uint64, depth int, conf uint8, alpha, beta, score int, move int) {
+	i := h & t.mask
 	b := t.entries[i : i+2 : i+2]
 	slot := &b[0]
 	switch {
