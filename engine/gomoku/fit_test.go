@@ -315,7 +315,13 @@ func samplePosition(moves []Point, rng *rand.Rand, detour int) *Board {
 			return nil
 		}
 	}
-	for range rng.Intn(detour + 1) {
+	// Without detours nothing more is drawn, so that such a run samples
+	// the positions the first labelling (which had no detours) did.
+	n := 0
+	if detour > 0 {
+		n = rng.Intn(detour + 1)
+	}
+	for range n {
 		if !labelable(b) {
 			break
 		}
