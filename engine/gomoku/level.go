@@ -31,6 +31,7 @@ type options struct {
 	selective       bool // log-scaled reductions and quiet-move pruning (selective.go)
 	futility        bool // static futility pruning and razoring (selective.go)
 	deepScreenNodes int  // node budget of the deep screen per move (0: off; deepScreen)
+	pnVCT           bool // the screens and the root VCT are the proof-number search (vct.go)
 }
 
 // width is the number of moves searched at a node with depth plies left:
@@ -94,6 +95,7 @@ func levelOptions(level int) options {
 		o.screenMoves, o.screenVCF, o.screenVCT, o.screenDepth = 20, 5000, 10000, 6
 		o.selective, o.futility = true, true
 		o.deepScreenNodes = 400000
+		o.pnVCT = true
 	}
 	return o
 }

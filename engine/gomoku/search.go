@@ -70,6 +70,9 @@ type Engine struct {
 	iterBest, iterScore int
 	line                threatLine
 	opt                 options
+	// pnTable holds the proof-number VCT's nodes (vct.go), allocated on
+	// its first use: the levels below 6 never use it.
+	pnTable []pnEntry
 }
 
 // NewEngine returns an engine with a DefaultTTBits transposition table
@@ -338,6 +341,7 @@ func (e *Engine) partialBest() (move, score int, ok bool) {
 func (e *Engine) clear() {
 	clear(e.tt)
 	e.threat.clear()
+	clear(e.pnTable)
 }
 
 // checkStop polls the context every 256 nodes: cheap enough not to show
@@ -415,14 +419,7 @@ func (e *Engine) screenRoot(b *Board) {
 // result in the move and reports whether the opponent wins.
 func (e *Engine) screenMove(b *Board, k int) bool {
 	b.play(int(e.rootMoves[k].move))
-	e.vcfBudget = e.opt.screenVCF
-	lost := e.vcf(b, 1, 0)
-	if !lost && e.opt.screenVCT > 0 {
-		e.vcfBudget = e.opt.screenVCT
-		for rem := 2; rem <= max(e.opt.screenDepth, 4) && !lost && e.vcfBudget > 0; rem += 2 {
-			lost = e.vct(b, 1, rem)
-		}
-	}
+	lost := e.threatWin(b, 1, e.opt.screenVCF, e.opt.screenVCT, max(e.opt.screenDepth, 4))
 	b.undo()
 	if e.stopped || e.threatOut {
 		return false // an interrupted screen proves nothing; leave it unscreened
@@ -475,11 +472,7 @@ func (e *Engine) deepScreen(b *Board, best int, deadline time.Time, hasDeadline 
 	}
 	for k, m := range cands {
 		b.play(m)
-		e.vcfBudget = e.opt.deepScreenNodes
-		lost := e.vcf(b, 1, 0)
-		for rem := 2; rem <= deepScreenDepth && !lost && e.vcfBudget > 0 && !e.threatOut && !e.stopped; rem += 2 {
-			lost = e.vct(b, 1, rem)
-		}
+		lost := e.threatWin(b, 1, e.opt.deepScreenNodes, e.opt.deepScreenNodes, deepScreenDepth)
 		b.undo()
 		if !lost || e.stopped || e.threatOut {
 			// Safe, or not proven lost when time ran out: better than a
@@ -805,6 +798,7 @@ func (e *Engine) negamax(b *Board, depth, alpha, beta, ply int) int {
 		if e.opt.fourExtension && isFourClass(b.threat[me][m.move]) && ply-(e.rootDepth-depth) < maxExtensionPlies {
 			newDepth = depth
 		}
+
 		b.play(m.move)
 		e.nodes++
 		var score int

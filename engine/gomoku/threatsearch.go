@@ -420,7 +420,7 @@ func (e *Engine) rootThreats(b *Board, info func(int, int, int, []int16) Info) (
 	if e.opt.rootVCT > 0 && !e.stopped {
 		e.vcfBudget = e.opt.rootVCT
 		for rem := 2; rem <= e.opt.vctDepth && !e.stopped && !e.threatOut && e.vcfBudget > 0; rem += 2 {
-			if e.vct(b, 0, rem) {
+			if e.rootVCT(b, rem) {
 				return info(1, int(e.line.moves[0]), WinScore-2*rem-1, e.line.moves[:1]), true
 			}
 		}

@@ -1,0 +1,321 @@
+package gomoku
+
+// Proof-number VCT (level 6). The depth-first VCT of threatsearch.go
+// searches every threat of the attacker to the full remaining depth, in
+// order, before it tries the next; on 21 positions of the games lost to
+// Rapfi, the opponent's winning threat sequences took it 1,000 to 940,000
+// nodes (5 million in all), where the screen gives it 10,000. A
+// depth-first proof-number search (df-pn) proves the same wins with far
+// fewer nodes: it always expands the child that is cheapest to prove (at
+// the attacker's nodes) or to refute (at the defender's), counting how
+// many leaves still have to be proven (pn) or refuted (dn) below each
+// node, so that a threat the defender has few answers to is followed
+// first and a line with many defences is left until it is needed.
+//
+// The tree is the one vct searches: the attacker plays fours and moves
+// that make an open three, and first tries a short VCF at each of its
+// nodes; the defender answers a four by its block and a three by the
+// three's cost squares or a four of its own (threeDefences). It is as
+// sound as vct: a proof holds against every defence considered, and those
+// are complete. rem bounds the attacker's moves, as in vct.
+
+// pnInf is the proof or disproof number of a settled node: a proven node
+// has pn 0 and dn pnInf, a refuted one the reverse.
+const pnInf = 1 << 30
+
+// pnTableBits sizes the proof-number table: 2^17 entries of 16 bytes,
+// 2 MiB.
+const pnTableBits = 17
+
+// pnVCFBudget bounds the VCF tried at each of the attacker's nodes. The
+// attacker's fours are in the tree already; the VCF finds the long runs
+// of fours beyond rem, and a full one at every node spent most of vct's
+// nodes.
+const pnVCFBudget = 100
+
+// Salts keep the two kinds of node and the remaining depths apart in the
+// proof-number table.
+const (
+	saltPN     = 0x3c6ef372fe94f82b
+	saltPNAnd  = 0xa54ff53a5f1d36f1
+	pnRemMixer = 0x9e3779b97f4a7c15
+)
+
+// pnEntry is one slot of the proof-number table.
+type pnEntry struct {
+	key    uint64
+	pn, dn uint32
+}
+
+// pnKey is the table key of a node: the position, whose turn it is in
+// the search (and: the defender's), and the attacker moves left.
+func pnKey(hash uint64, and bool, rem int) uint64 {
+	k := hash ^ saltPN ^ uint64(rem+1)*pnRemMixer
+	if and {
+		k ^= saltPNAnd
+	}
+	return k
+}
+
+// pnGet returns the stored numbers of a node, 1 and 1 for a node never
+// searched.
+func (e *Engine) pnGet(key uint64) (pn, dn uint32) {
+	s := e.pnTable[key&(1<<pnTableBits-1)]
+	if s.key == key {
+		return s.pn, s.dn
+	}
+	return 1, 1
+}
+
+// pnLookup reports whether the node has an entry (it was expanded
+// before: its short VCF failed then).
+func (e *Engine) pnLookup(key uint64) (pnEntry, bool) {
+	s := e.pnTable[key&(1<<pnTableBits-1)]
+	return s, s.key == key
+}
+
+func (e *Engine) pnPut(key uint64, pn, dn uint32) {
+	e.pnTable[key&(1<<pnTableBits-1)] = pnEntry{key: key, pn: pn, dn: dn}
+}
+
+// vctPN reports whether the side to move wins by continuous threats in at
+// most rem attacker moves, within e.vcfBudget nodes. On success
+// e.line.moves[ply] is the first move.
+func (e *Engine) vctPN(b *Board, ply, rem int) bool {
+	if e.pnTable == nil {
+		e.pnTable = make([]pnEntry, 1<<pnTableBits)
+	}
+	// Deepening two attacker moves at a time finds the short wins first:
+	// with the full depth at once the search wandered into long lines
+	// (3.2 against 8.0 million nodes on the 21 wins of safeChoicePositions).
+	for r := 2; r <= rem && e.vcfBudget > 0 && !e.stopped && !e.threatOut; r += 2 {
+		if pn, _ := e.dfpn(b, false, r, pnInf-1, pnInf-1, ply); pn == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// pnSettle returns the numbers of a node that needs no expansion, and
+// ok: a win or loss on the board, the attacker's short VCF, the end of
+// its moves. Otherwise it appends the node's children to moves.
+func (e *Engine) pnSettle(b *Board, and bool, rem, ply int, seen bool, moves []scored) (pn, dn uint32, out []scored, ok bool) {
+	proven, refuted := uint32(0), uint32(pnInf)
+	me := b.ToMove()
+	opp := me.Other()
+	switch {
+	case b.won && and: // the attacker made five
+		return proven, refuted, moves, true
+	case b.won, ply >= maxPly-8:
+		return refuted, proven, moves, true
+	case b.classCount[me][tFive] > 0:
+		if and {
+			return refuted, proven, moves, true // the defender wins first
+		}
+		return proven, refuted, moves, true
+	case b.classCount[opp][tFive] > 0:
+		cell, ok := b.forcedBlock(me)
+		if !ok {
+			if and {
+				return proven, refuted, moves, true
+			}
+			return refuted, proven, moves, true
+		}
+		if !and && !seen && e.vcfWithin(b, ply, pnVCFBudget) {
+			return proven, refuted, moves, true
+		}
+		if !and && rem <= 0 {
+			return refuted, proven, moves, true
+		}
+		return 0, 0, append(moves, scored{cell, 0}), false
+	}
+	if and {
+		if b.classCount[opp][tFlex4] == 0 {
+			return refuted, proven, moves, true // no threat: the defender is free
+		}
+		moves = e.threeDefences(b, moves)
+		if len(moves) == 0 {
+			return proven, refuted, moves, true
+		}
+		sortScored(moves)
+		return 0, 0, moves, false
+	}
+	if !seen && e.vcfWithin(b, ply, pnVCFBudget) {
+		return proven, refuted, moves, true
+	}
+	if rem <= 0 {
+		return refuted, proven, moves, true
+	}
+	moves = e.threatMoves(b, moves)
+	if len(moves) == 0 {
+		return refuted, proven, moves, true
+	}
+	return 0, 0, moves, false
+}
+
+// threatMoves appends the attacker's moves of the VCT: the points near
+// the stones where the side to move makes a four or an open three, best
+// first.
+func (e *Engine) threatMoves(b *Board, out []scored) []scored {
+	me := b.ToMove()
+	opp := me.Other()
+	start := len(out)
+	for i, last := b.firstCell(), b.lastCell(); i <= last; i++ {
+		if b.cells[i] != cellEmpty || b.near[i] == 0 {
+			continue
+		}
+		if !isFourClass(b.threat[me][i]) && !b.hasThreePattern(me, i) {
+			continue
+		}
+		if !b.legalFor(me, i) {
+			continue
+		}
+		out = append(out, scored{i, b.value[me][i] + b.value[opp][i]/2})
+	}
+	sortScored(out[start:])
+	return out
+}
+
+// dfpn searches the node until its proof number reaches thpn or its
+// disproof number thdn, or the budget is spent, and returns its numbers.
+// and says the defender is to move; rem counts the attacker's moves left
+// (a defender's move passes the turn back at one less).
+func (e *Engine) dfpn(b *Board, and bool, rem int, thpn, thdn uint32, ply int) (uint32, uint32) {
+	key := pnKey(b.hash, and, rem)
+	var buf [maxMoves]scored
+	_, seen := e.pnLookup(key)
+	pn, dn, moves, settled := e.pnSettle(b, and, rem, ply, seen, buf[:0])
+	if settled {
+		e.pnPut(key, pn, dn)
+		return pn, dn
+	}
+	childRem := rem
+	if and {
+		childRem = rem - 1
+	}
+	me := b.ToMove()
+	var cpn, cdn [maxMoves]uint32
+	for k, m := range moves {
+		cpn[k], cdn[k] = e.pnGet(pnKey(b.hash^zobrist[me][m.move], !and, childRem))
+	}
+	for {
+		// The node's numbers from its children's: at the attacker's node
+		// one proven child proves it and every child must be refuted; at
+		// the defender's the reverse.
+		best, second := -1, uint32(pnInf)
+		var sum uint64
+		min1 := uint32(pnInf)
+		for k := range moves {
+			x, y := cpn[k], cdn[k] // x: the number minimised, y: summed
+			if and {
+				x, y = cdn[k], cpn[k]
+			}
+			sum += uint64(y)
+			if x < min1 {
+				second = min1
+				min1, best = x, k
+			} else if x < second {
+				second = x
+			}
+		}
+		total := uint32(min(sum, pnInf))
+		if and {
+			pn, dn = total, min1
+		} else {
+			pn, dn = min1, total
+		}
+		if pn >= thpn || dn >= thdn || e.vcfBudget <= 0 || e.stopped || e.threatOut {
+			if pn == 0 && !and {
+				e.line.moves[ply] = int16(moves[best].move)
+			}
+			if e.vcfBudget > 0 && !e.stopped && !e.threatOut {
+				e.pnPut(key, pn, dn)
+			} else if pn == 0 || dn == 0 {
+				e.pnPut(key, pn, dn) // settled results hold whatever the budget
+			}
+			return pn, dn
+		}
+		// Thresholds of the chosen child: it is searched until it stops
+		// being the best one or settles the node.
+		var tpn, tdn uint32
+		if and {
+			tdn = min(thdn, epsilonAbove(second))
+			tpn = satSub(thpn, pn-cpn[best])
+		} else {
+			tpn = min(thpn, epsilonAbove(second))
+			tdn = satSub(thdn, dn-cdn[best])
+		}
+		b.play(moves[best].move)
+		e.nodes++
+		e.vcfBudget--
+		e.checkStop()
+		cpn[best], cdn[best] = e.dfpn(b, !and, childRem, tpn, tdn, ply+1)
+		b.undo()
+	}
+}
+
+// satAdd and satSub add and subtract proof numbers within [0, pnInf].
+func satAdd(a, b uint32) uint32 { return uint32(min(uint64(a)+uint64(b), pnInf)) }
+
+func satSub(a, b uint32) uint32 {
+	if b >= a {
+		return 0
+	}
+	return a - b
+}
+
+// vcfWithin runs the VCF with at most limit nodes of the current budget
+// and charges what it used to it.
+func (e *Engine) vcfWithin(b *Board, ply, limit int) bool {
+	saved := e.vcfBudget
+	if saved <= limit {
+		return e.vcf(b, ply, 0)
+	}
+	e.vcfBudget = limit
+	won := e.vcf(b, ply, 0)
+	e.vcfBudget = saved - (limit - e.vcfBudget)
+	return won
+}
+
+// threatWin reports whether the side to move wins by a VCF, or a VCT of
+// at most maxRem attacker moves, within budget nodes: the screens'
+// question, asked for the opponent after one of our moves. Level 6 asks
+// the proof-number VCT, once at the full depth (its table keeps what the
+// shallower passes of vct would redo); the levels below deepen vct two
+// attacker moves at a time.
+func (e *Engine) threatWin(b *Board, ply, vcfBudget, budget, maxRem int) bool {
+	e.vcfBudget = vcfBudget
+	if e.vcf(b, ply, 0) {
+		return true
+	}
+	e.vcfBudget = budget
+	if e.opt.pnVCT {
+		return e.vctPN(b, ply, maxRem)
+	}
+	for rem := 2; rem <= maxRem && e.vcfBudget > 0 && !e.threatOut && !e.stopped; rem += 2 {
+		if e.vct(b, ply, rem) {
+			return true
+		}
+	}
+	return false
+}
+
+// rootVCT runs the VCT at the root: the proof-number one at level 6.
+func (e *Engine) rootVCT(b *Board, rem int) bool {
+	if e.opt.pnVCT {
+		if e.pnTable == nil {
+			e.pnTable = make([]pnEntry, 1<<pnTableBits)
+		}
+		pn, _ := e.dfpn(b, false, rem, pnInf-1, pnInf-1, 0)
+		return pn == 0
+	}
+	return e.vct(b, 0, rem)
+}
+
+// epsilonAbove is the threshold of the best child: a little above the
+// second best's number (the "1+epsilon" rule, epsilon 1/2), so that the
+// search does not switch back and forth between two nearly equal
+// children, re-expanding each time.
+func epsilonAbove(second uint32) uint32 {
+	return satAdd(second, second/2+1)
+}

@@ -1,0 +1,66 @@
+package gomoku
+
+import "testing"
+
+// TestVCTPN checks the proof-number VCT against positions of the games
+// lost to Rapfi: after our losing move the opponent's threat win is
+// proven (the depth-first vct proves it too), and after a move the big
+// search found safe no win is claimed.
+func TestVCTPN(t *testing.T) {
+	cases := []struct {
+		record string // the position before our move
+		move   string // our move
+		wins   bool   // whether the opponent then wins by threats
+	}{
+		{"h8h9j6g9g6f8h10f9i9f11", "f7", true},
+		{"h8h9j6g9i9g7g6f8h6i6h7f5j8h10e7", "f4", true},
+		{"h8i8h11j9h7h9j7i9g9i7i6g8i10h6k9h5g5e8f10f7g6e7e11d12e6f11h12d7c7c6f9", "d8", true},
+		{"h8h9j6g9g6f8h10f9i9f11", "f12", false},
+		{"h8h9j6g9i9g7g6f8h6i6h7f5j8h10e7", "j12", false},
+	}
+	for _, c := range cases {
+		b := boardFrom(t, Freestyle, c.record)
+		ps, err := ParseRecord(c.move, 15)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.play(b.index(ps[0]))
+		for _, pn := range []bool{true, false} {
+			e := NewEngine()
+			e.size, e.rule = b.size, b.rule
+			e.opt = levelOptions(MaxLevel)
+			e.opt.pnVCT = pn
+			hash := b.hash
+			won := e.threatWin(b, 1, 20000, 200000, 10)
+			if b.hash != hash {
+				t.Fatalf("%s %s: the search left the board changed", c.record, c.move)
+			}
+			if won != c.wins {
+				t.Errorf("%s %s (proof-number %v): opponent wins %v, want %v", c.record, c.move, pn, won, c.wins)
+			}
+			if won && pn {
+				// The first move of the proof is a threat of the winner.
+				m := int(e.line.moves[1])
+				if b.cells[m] != cellEmpty || (!isFourClass(b.threat[b.ToMove()][m]) && !b.hasThreePattern(b.ToMove(), m)) {
+					t.Errorf("%s %s: first move %v is no threat", c.record, c.move, b.point(m))
+				}
+			}
+		}
+	}
+}
+
+// TestVCTPNPuzzles: the proof-number VCT proves every VCF puzzle of the
+// suite (a VCF is a VCT whose threats are all fours) with its first move
+// a winning one.
+func TestVCTPNPuzzles(t *testing.T) {
+	for _, pz := range vcfPuzzles {
+		b := boardFrom(t, Freestyle, pz.record)
+		e := NewEngine()
+		e.size, e.rule = b.size, b.rule
+		e.opt = levelOptions(MaxLevel)
+		e.vcfBudget = 100000
+		if !e.vctPN(b, 0, 10) {
+			t.Errorf("%s: not proven", pz.record)
+		}
+	}
+}
