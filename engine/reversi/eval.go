@@ -109,12 +109,13 @@ var patternParams = func() *evalParams {
 // used. Up to 28 empties they are fitted on exact or near-exact labels and
 // beat the linear evaluation by 1.3-1.8 discs (held-out RMSE); they order
 // the endgame solver's moves (from 16 empties) and the searches just
-// before it. The stages of 29-44 empties are fitted on labels from depth-8
-// searches into the stages below (internal/train label): with Multi-ProbCut
-// at 1.0 sigma they won 41-32-7 against the tables up to 28 at 1.5 sigma, at
-// 300 ms a move (alone: 38-39-3 at 100 ms, 21-14-5 at 300 ms; a small gain,
-// not a proven one: docs/benchmarks.md, sixth session). Above 44 empties
-// there are no fitted stages, and the linear evaluation is used.
+// before it. The stages of 29-44 empties are fitted on labels from depth-10
+// searches into the stages below (internal/train label), with ridge 10:
+// with Multi-ProbCut at 1.0 sigma, the first such tables (depth-8 labels,
+// ridge 100) won 41-32-7 against the tables up to 28 at 1.5 sigma, and the
+// depth-10 ones 38-34-8 against those, at 300 ms a move (small gains, not
+// proven ones: docs/benchmarks.md, sixth and seventh sessions). Above 44
+// empties there are no fitted stages, and the linear evaluation is used.
 const patternMaxEmpties = 44
 
 func mustLoadWeights(data []byte) *evalParams {

@@ -1,13 +1,11 @@
 // Command train makes the engine's pattern evaluation (engine/reversi's
 // patterns.bin): it plays and solves games to make labelled positions, and
-// fits the pattern tables to them by least squares. Both steps are seeded
-// and deterministic, so the shipped weights are reproduced by:
-//
-//	go run ./engine/reversi/internal/train gen -games 6000 -seed 1 -out /tmp/reversi-games.bin
-//	go run ./engine/reversi/internal/train fit -in /tmp/reversi-games.bin -out engine/reversi/patterns.bin
-//
-// docs/reversi-engine.md describes the data set, the fit and how long each
-// step takes.
+// fits the pattern tables to them by least squares; label relabels positions
+// by searches into tables already fitted, and check measures a table file's
+// error. Every step is seeded and deterministic. The shipped weights are
+// built in several rounds (gen, then fit; then label and fit again for the
+// stages of 29-44 empties); docs/reversi-engine.md gives the exact commands
+// in order, the data set and how long each step takes.
 package main
 
 import (
