@@ -225,13 +225,20 @@ func stableDiscs(mine, occupied uint64) uint64 {
 // lines across the edge end at the wall), so the rounds that would walk
 // along the edges one square at a time are skipped.
 func stableWith(mine uint64, full [4]uint64) uint64 {
+	return stableFrom(mine&full[0]&full[1]&full[2]&full[3]|edgeStable(mine, full), mine, full)
+}
+
+// stableFrom grows a set of stable discs of mine, stable, to all of them: a
+// disc is stable when on each of its four lines the line is full, or a wall
+// or a stable disc of mine stands beside it. Each round adds the discs next
+// to the ones found so far.
+func stableFrom(stable, mine uint64, full [4]uint64) uint64 {
 	// Squares where the wall stands beside the disc on that line.
 	const (
 		wallH = 0x8181818181818181
 		wallV = 0xFF000000000000FF
 		wallD = 0xFF818181818181FF // either diagonal: the edge ring
 	)
-	stable := mine&full[0]&full[1]&full[2]&full[3] | edgeStable(mine, full)
 	for {
 		h := full[0] | wallH | (stable<<1)&notFileA | (stable>>1)&notFileH
 		v := full[1] | wallV | stable<<8 | stable>>8

@@ -531,18 +531,7 @@ func FuzzParsePosition(f *testing.F) {
 // stableFromNothing is stableWith's iteration started from the discs on
 // four full lines alone: the definition, one ring of squares per round.
 func stableFromNothing(mine uint64, full [4]uint64) uint64 {
-	stable := mine & full[0] & full[1] & full[2] & full[3]
-	for {
-		h := full[0] | 0x8181818181818181 | (stable<<1)&notFileA | (stable>>1)&notFileH
-		v := full[1] | 0xFF000000000000FF | stable<<8 | stable>>8
-		d := full[2] | edgeMask | (stable<<9)&notFileA | (stable>>9)&notFileH
-		a := full[3] | edgeMask | (stable<<7)&notFileH | (stable>>7)&notFileA
-		next := stable | mine&h&v&d&a
-		if next == stable {
-			return stable
-		}
-		stable = next
-	}
+	return stableFrom(mine&full[0]&full[1]&full[2]&full[3], mine, full)
 }
 
 // TestStableEdgeStart checks that starting the iteration from the edge
