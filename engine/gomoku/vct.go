@@ -57,6 +57,13 @@ func pnKey(hash uint64, and bool, rem int) uint64 {
 	return k
 }
 
+// pnReady allocates the proof-number table on its first use.
+func (e *Engine) pnReady() {
+	if e.pnTable == nil {
+		e.pnTable = make([]pnEntry, 1<<pnTableBits)
+	}
+}
+
 // pnGet returns the stored numbers of a node, 1 and 1 for a node never
 // searched.
 func (e *Engine) pnGet(key uint64) (pn, dn uint32) {
@@ -82,9 +89,7 @@ func (e *Engine) pnPut(key uint64, pn, dn uint32) {
 // most rem attacker moves, within e.vcfBudget nodes. On success
 // e.line.moves[ply] is the first move.
 func (e *Engine) vctPN(b *Board, ply, rem int) bool {
-	if e.pnTable == nil {
-		e.pnTable = make([]pnEntry, 1<<pnTableBits)
-	}
+	e.pnReady()
 	// Deepening two attacker moves at a time finds the short wins first:
 	// with the full depth at once the search wandered into long lines
 	// (3.2 against 8.0 million nodes on the 21 wins of safeChoicePositions).
@@ -280,9 +285,8 @@ func (e *Engine) vcfWithin(b *Board, ply, limit int) bool {
 // threatWin reports whether the side to move wins by a VCF, or a VCT of
 // at most maxRem attacker moves, within budget nodes: the screens'
 // question, asked for the opponent after one of our moves. Level 6 asks
-// the proof-number VCT, once at the full depth (its table keeps what the
-// shallower passes of vct would redo); the levels below deepen vct two
-// attacker moves at a time.
+// the proof-number VCT (vctPN, which deepens itself); the levels below
+// deepen vct two attacker moves at a time.
 func (e *Engine) threatWin(b *Board, ply, vcfBudget, budget, maxRem int) bool {
 	e.vcfBudget = vcfBudget
 	if e.vcf(b, ply, 0) {
@@ -300,12 +304,12 @@ func (e *Engine) threatWin(b *Board, ply, vcfBudget, budget, maxRem int) bool {
 	return false
 }
 
-// rootVCT runs the VCT at the root: the proof-number one at level 6.
+// rootVCT runs the VCT of at most rem attacker moves at the root: the
+// proof-number one at level 6. Its caller deepens rem two moves at a
+// time, as vctPN does, so that the score counts the shortest win found.
 func (e *Engine) rootVCT(b *Board, rem int) bool {
 	if e.opt.pnVCT {
-		if e.pnTable == nil {
-			e.pnTable = make([]pnEntry, 1<<pnTableBits)
-		}
+		e.pnReady()
 		pn, _ := e.dfpn(b, false, rem, pnInf-1, pnInf-1, 0)
 		return pn == 0
 	}
