@@ -19,10 +19,25 @@ func meanStep(evals []int) int {
 	return total / max(1, len(evals)-2)
 }
 
-// The Gomoku graph of a quiet opening is smooth: the mover's initiative, which made the
-// raw scores zigzag with every ply (0,-300,476,-270,432,-258,422 for this opening), is
-// taken out, so successive scores are comparable. The positions are judged at a fixed
-// depth here, so that the test does not depend on how fast the machine is.
+// zigzag is the mean distance of each score from the midpoint of its two neighbours,
+// after the start: the part of the ply-to-ply changes that flips sign every ply, apart
+// from a trend (a side's growing advantage moves the midpoints with it).
+func zigzag(evals []int) int {
+	total := 0
+	for i := 2; i+1 < len(evals); i++ {
+		d := 2*evals[i] - evals[i-1] - evals[i+1]
+		total += max(d, -d)
+	}
+	return total / max(1, 2*(len(evals)-3))
+}
+
+// The Gomoku graph of a quiet opening is smooth: the mover's initiative, which makes
+// the raw scores zigzag with every ply (0,107,270,-43,232,122,482,571 for this opening
+// with the fitted evaluation; 0,-300,476,-270,432,-258,422 with the hand-set one), is
+// taken out, so successive scores are comparable. The zigzag is measured apart from
+// the trend: with the fitted evaluation black's advantage grows over these plies, and
+// that rise belongs on the graph. The positions are judged at a fixed depth here, so
+// that the test does not depend on how fast the machine is.
 func TestGomokuGraphIsSmooth(t *testing.T) {
 	b, err := gomoku.NewBoard(15, gomoku.Freestyle)
 	require.NoError(t, err)
@@ -48,10 +63,10 @@ func TestGomokuGraphIsSmooth(t *testing.T) {
 		raw = append(raw, j.score)
 	}
 	smooth := gomokuKind.graph(judged)
-	t.Logf("raw %v, graph %v", raw, smooth)
+	t.Logf("raw %v (zigzag %d), graph %v (zigzag %d)", raw, zigzag(raw), smooth, zigzag(smooth))
 	require.Equal(t, raw[0], smooth[0], "the start is as judged")
-	require.Less(t, meanStep(smooth), meanStep(raw)/2,
-		"ply-to-ply changes on the graph are a fraction of the raw zigzag")
+	require.Less(t, zigzag(smooth), zigzag(raw)/2,
+		"the graph's zigzag is a fraction of the raw one")
 
 	// Reversi scores are left as they are.
 	rev := []judgement{{score: 0, toMove: Black}, {score: 3, toMove: White}, {score: -1, toMove: Black}, {score: 2, toMove: White}}
