@@ -3,6 +3,7 @@ package gomoku
 import (
 	_ "embed"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -145,7 +146,7 @@ func parseEvalTable(text string) (*evalWeights, error) {
 		switch {
 		case f[0] == "term" && len(f) == 3:
 			v, err := strconv.Atoi(f[2])
-			i := indexOf(evalTermNames, f[1])
+			i := slices.Index(evalTermNames, f[1])
 			if err != nil || i < 0 {
 				return nil, fmt.Errorf("gomoku: eval table line %d: bad term %q", n+1, line)
 			}
@@ -183,14 +184,4 @@ func mustParseEvalTable(text string) *evalWeights {
 		panic(err)
 	}
 	return w
-}
-
-// indexOf returns the index of s in list, or -1.
-func indexOf(list []string, s string) int {
-	for i, v := range list {
-		if v == s {
-			return i
-		}
-	}
-	return -1
 }

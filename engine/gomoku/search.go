@@ -798,7 +798,6 @@ func (e *Engine) negamax(b *Board, depth, alpha, beta, ply int) int {
 		if e.opt.fourExtension && isFourClass(b.threat[me][m.move]) && ply-(e.rootDepth-depth) < maxExtensionPlies {
 			newDepth = depth
 		}
-
 		b.play(m.move)
 		e.nodes++
 		var score int
