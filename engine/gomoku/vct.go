@@ -12,9 +12,10 @@ package gomoku
 // node, so that a threat the defender has few answers to is followed
 // first and a line with many defences is left until it is needed.
 //
-// The tree is the one vct searches: the attacker plays fours and moves
-// that make an open three, and first tries a short VCF at each of its
-// nodes; the defender answers a four by its block and a three by the
+// The tree is the one vct searches, narrowed on the attacker's side: the
+// attacker plays fours and moves that make an open three (past its first
+// move only those related to its moves in the sequence: relatedThreats),
+// and first tries a short VCF at each of its nodes; the defender answers a four by its block and a three by the
 // three's cost squares or a four of its own (threeDefences). It is as
 // sound as vct: a proof holds against every defence considered, and those
 // are complete. rem bounds the attacker's moves, as in vct.
@@ -30,8 +31,18 @@ const pnTableBits = 17
 // pnVCFBudget bounds the VCF tried at each of the attacker's nodes. The
 // attacker's fours are in the tree already; the VCF finds the long runs
 // of fours beyond rem, and a full one at every node spent most of vct's
-// nodes.
-const pnVCFBudget = 100
+// nodes. It was 100: with 10 the VCFs took 354,000 of the 702,000 nodes
+// the 21 wins of BenchmarkThreatWins needed instead of 589,000 of 915,000
+// (with relatedThreats), and 9 instead of 5 were proven within 10,000.
+const pnVCFBudget = 10
+
+// pnThreeProof is the proof number a new node gets after an attacker's
+// three (a four's is 1): the defender has about three answers to an
+// open three (its cost squares), one to a four, so the search follows
+// the fours and the threes with few answers first. Initial numbers of 1
+// for every child cost 23% more nodes on BenchmarkThreatWins (702,000
+// against 550,000; 2 gave 642,000, 4 and 6 574,000 and 536,000).
+const pnThreeProof = 3
 
 // Salts keep the two kinds of node and the remaining depths apart in the
 // proof-number table.
@@ -64,16 +75,6 @@ func (e *Engine) pnReady() {
 	}
 }
 
-// pnGet returns the stored numbers of a node, 1 and 1 for a node never
-// searched.
-func (e *Engine) pnGet(key uint64) (pn, dn uint32) {
-	s := e.pnTable[key&(1<<pnTableBits-1)]
-	if s.key == key {
-		return s.pn, s.dn
-	}
-	return 1, 1
-}
-
 // pnLookup reports whether the node has an entry (it was expanded
 // before: its short VCF failed then).
 func (e *Engine) pnLookup(key uint64) (pnEntry, bool) {
@@ -94,7 +95,7 @@ func (e *Engine) vctPN(b *Board, ply, rem int) bool {
 	// with the full depth at once the search wandered into long lines
 	// (3.2 against 8.0 million nodes on the 21 wins of safeChoicePositions).
 	for r := 2; r <= rem && e.vcfBudget > 0 && !e.stopped && !e.threatOut; r += 2 {
-		if pn, _ := e.dfpn(b, false, r, pnInf-1, pnInf-1, ply); pn == 0 {
+		if pn, _ := e.dfpn(b, false, r, pnInf-1, pnInf-1, ply, ply); pn == 0 {
 			return true
 		}
 	}
@@ -104,7 +105,7 @@ func (e *Engine) vctPN(b *Board, ply, rem int) bool {
 // pnSettle returns the numbers of a node that needs no expansion, and
 // ok: a win or loss on the board, the attacker's short VCF, the end of
 // its moves. Otherwise it appends the node's children to moves.
-func (e *Engine) pnSettle(b *Board, and bool, rem, ply int, seen bool, moves []scored) (pn, dn uint32, out []scored, ok bool) {
+func (e *Engine) pnSettle(b *Board, and bool, rem, ply, start int, seen bool, moves []scored) (pn, dn uint32, out []scored, ok bool) {
 	proven, refuted := uint32(0), uint32(pnInf)
 	me := b.ToMove()
 	opp := me.Other()
@@ -152,6 +153,9 @@ func (e *Engine) pnSettle(b *Board, and bool, rem, ply int, seen bool, moves []s
 		return refuted, proven, moves, true
 	}
 	moves = e.threatMoves(b, moves)
+	if ply > start {
+		moves = relatedThreats(b, moves, ply-start)
+	}
 	if len(moves) == 0 {
 		return refuted, proven, moves, true
 	}
@@ -185,11 +189,11 @@ func (e *Engine) threatMoves(b *Board, out []scored) []scored {
 // disproof number thdn, or the budget is spent, and returns its numbers.
 // and says the defender is to move; rem counts the attacker's moves left
 // (a defender's move passes the turn back at one less).
-func (e *Engine) dfpn(b *Board, and bool, rem int, thpn, thdn uint32, ply int) (uint32, uint32) {
+func (e *Engine) dfpn(b *Board, and bool, rem int, thpn, thdn uint32, ply, start int) (uint32, uint32) {
 	key := pnKey(b.hash, and, rem)
 	var buf [maxMoves]scored
 	_, seen := e.pnLookup(key)
-	pn, dn, moves, settled := e.pnSettle(b, and, rem, ply, seen, buf[:0])
+	pn, dn, moves, settled := e.pnSettle(b, and, rem, ply, start, seen, buf[:0])
 	if settled {
 		e.pnPut(key, pn, dn)
 		return pn, dn
@@ -201,7 +205,12 @@ func (e *Engine) dfpn(b *Board, and bool, rem int, thpn, thdn uint32, ply int) (
 	me := b.ToMove()
 	var cpn, cdn [maxMoves]uint32
 	for k, m := range moves {
-		cpn[k], cdn[k] = e.pnGet(pnKey(b.hash^zobrist[me][m.move], !and, childRem))
+		cpn[k], cdn[k] = 1, 1
+		if s, ok := e.pnLookup(pnKey(b.hash^zobrist[me][m.move], !and, childRem)); ok {
+			cpn[k], cdn[k] = s.pn, s.dn
+		} else if !and && !isFourClass(b.threat[me][m.move]) {
+			cpn[k] = pnThreeProof
+		}
 	}
 	for {
 		// The node's numbers from its children's: at the attacker's node
@@ -254,7 +263,7 @@ func (e *Engine) dfpn(b *Board, and bool, rem int, thpn, thdn uint32, ply int) (
 		e.nodes++
 		e.vcfBudget--
 		e.checkStop()
-		cpn[best], cdn[best] = e.dfpn(b, !and, childRem, tpn, tdn, ply+1)
+		cpn[best], cdn[best] = e.dfpn(b, !and, childRem, tpn, tdn, ply+1, start)
 		b.undo()
 	}
 }
@@ -310,7 +319,7 @@ func (e *Engine) threatWin(b *Board, ply, vcfBudget, budget, maxRem int) bool {
 func (e *Engine) rootVCT(b *Board, rem int) bool {
 	if e.opt.pnVCT {
 		e.pnReady()
-		pn, _ := e.dfpn(b, false, rem, pnInf-1, pnInf-1, 0)
+		pn, _ := e.dfpn(b, false, rem, pnInf-1, pnInf-1, 0, 0)
 		return pn == 0
 	}
 	return e.vct(b, 0, rem)
@@ -322,4 +331,39 @@ func (e *Engine) rootVCT(b *Board, rem int) bool {
 // children, re-expanding each time.
 func epsilonAbove(second uint32) uint32 {
 	return satAdd(second, second/2+1)
+}
+
+// relatedThreats keeps, of the attacker's threats, those related to its
+// moves so far in the sequence: a point on one of the four lines through
+// one of those stones, within four steps of it. A threat elsewhere could
+// have been played before the sequence began; strong programs search
+// only the related ones past the first move, and on the 21 threat wins of
+// safeChoicePositions this cut the nodes to prove them by about 40%
+// (BenchmarkThreatWins, docs/benchmarks.md). Dropping attacker moves keeps
+// the search sound: a proof needs one winning attacker move, which is
+// still one, and every defence. seqLen is the number of plies played
+// since the sequence began; the attacker's stones are every other one
+// from the second last (the last is the defender's reply).
+func relatedThreats(b *Board, moves []scored, seqLen int) []scored {
+	h := b.history
+	n := len(h)
+	out := moves[:0]
+	for _, m := range moves {
+		px, py := m.move%b.stride, m.move/b.stride
+		for k := n - 2; k >= n-seqLen; k -= 2 {
+			dx, dy := absInt(px-h[k]%b.stride), absInt(py-h[k]/b.stride)
+			if (dx == 0 || dy == 0 || dx == dy) && max(dx, dy) <= 4 {
+				out = append(out, m)
+				break
+			}
+		}
+	}
+	return out
+}
+
+func absInt(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }

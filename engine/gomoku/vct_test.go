@@ -64,3 +64,36 @@ func TestVCTPNPuzzles(t *testing.T) {
 		}
 	}
 }
+
+// TestRelatedThreats: past the attacker's first move, only threats on a
+// line through one of its stones of the sequence, within four steps, are
+// kept; stones played before the sequence do not count.
+func TestRelatedThreats(t *testing.T) {
+	// Black's h8 and j10 are the sequence's attacker stones (the last four
+	// plies); a1 was played before it.
+	b := boardFrom(t, Freestyle, "a1o15h8o14j10o13")
+	cases := []struct {
+		point string
+		kept  bool
+	}{
+		{"h12", true},  // h8's column, four steps
+		{"h13", false}, // five steps
+		{"d8", true},   // h8's row, four steps
+		{"c8", false},  // five steps
+		{"l12", true},  // j10's diagonal, two steps
+		{"k12", false}, // on no line of h8 or j10
+		{"b2", false},  // a1's diagonal, but a1 is before the sequence
+		{"f14", true},  // j10's other diagonal, four steps
+		{"e15", false}, // five steps
+	}
+	for _, c := range cases {
+		ps, err := ParseRecord(c.point, 15)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := relatedThreats(b, []scored{{b.index(ps[0]), 0}}, 4)
+		if (len(got) == 1) != c.kept {
+			t.Errorf("%s: kept %v, want %v", c.point, len(got) == 1, c.kept)
+		}
+	}
+}
