@@ -160,12 +160,19 @@ func (e *Engine) vcf(b *Board, ply, depth int) bool {
 
 // fourMoves appends c's legal moves that make a four or better, the
 // strongest (open fours, four-threes) first.
+//
+// The board counts its empty points by class (classCount), so the scan
+// ends at the last such point, and is skipped when there is none: most
+// VCF nodes have one or two fours, often none.
 func (e *Engine) fourMoves(b *Board, c Color, out []scored) []scored {
 	start := len(out)
-	for i, last := b.firstCell(), b.lastCell(); i <= last; i++ {
+	n := &b.classCount[c]
+	left := n[tFour] + n[tFourThree] + n[tFlex4] + n[tFive]
+	for i, last := b.firstCell(), b.lastCell(); left > 0 && i <= last; i++ {
 		if b.cells[i] != cellEmpty || !isFourClass(b.threat[c][i]) {
 			continue
 		}
+		left--
 		if !b.legalFor(c, i) {
 			continue
 		}
@@ -339,8 +346,14 @@ func (e *Engine) threeDefences(b *Board, out []scored) []scored {
 		}
 		// The defender's own fours, where not already listed.
 		listed := out[start:]
-		for i, lastCell := b.firstCell(), b.lastCell(); i <= lastCell; i++ {
-			if b.cells[i] != cellEmpty || !isFourClass(b.threat[def][i]) || !b.legalFor(def, i) {
+		n := &b.classCount[def]
+		left := n[tFour] + n[tFourThree] + n[tFlex4] + n[tFive]
+		for i, lastCell := b.firstCell(), b.lastCell(); left > 0 && i <= lastCell; i++ {
+			if b.cells[i] != cellEmpty || !isFourClass(b.threat[def][i]) {
+				continue
+			}
+			left--
+			if !b.legalFor(def, i) {
 				continue
 			}
 			dup := false

@@ -169,14 +169,18 @@ func (e *Engine) threatMoves(b *Board, out []scored) []scored {
 	me := b.ToMove()
 	opp := me.Other()
 	start := len(out)
-	for i, last := b.firstCell(), b.lastCell(); i <= last; i++ {
-		if b.cells[i] != cellEmpty || b.near[i] == 0 {
+	// A point makes a four or an open three exactly when its class is
+	// tThree or above; the class counts end the scan at the last one.
+	var left int16
+	for t := tThree; t < numThreats; t++ {
+		left += b.classCount[me][t]
+	}
+	for i, last := b.firstCell(), b.lastCell(); left > 0 && i <= last; i++ {
+		if b.cells[i] != cellEmpty || b.threat[me][i] < tThree {
 			continue
 		}
-		if !isFourClass(b.threat[me][i]) && !b.hasThreePattern(me, i) {
-			continue
-		}
-		if !b.legalFor(me, i) {
+		left--
+		if b.near[i] == 0 || !b.legalFor(me, i) {
 			continue
 		}
 		out = append(out, scored{i, b.value[me][i] + b.value[opp][i]/2})
