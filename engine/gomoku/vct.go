@@ -50,7 +50,13 @@ const (
 	saltPN     = 0x3c6ef372fe94f82b
 	saltPNAnd  = 0xa54ff53a5f1d36f1
 	pnRemMixer = 0x9e3779b97f4a7c15
+	saltPNAll  = 0x510e527fade682d1
 )
+
+// pnAllThreats, as the start of a sequence, makes the proof-number search
+// generate every threat of the attacker (relatedThreats never applies: no
+// ply is beyond it).
+const pnAllThreats = maxPly
 
 // pnEntry is one slot of the proof-number table.
 type pnEntry struct {
@@ -59,11 +65,16 @@ type pnEntry struct {
 }
 
 // pnKey is the table key of a node: the position, whose turn it is in
-// the search (and: the defender's), and the attacker moves left.
-func pnKey(hash uint64, and bool, rem int) uint64 {
+// the search (and: the defender's), the attacker moves left, and whether
+// the attacker's threats are narrowed to the related ones (a node refuted
+// among the related threats may still be won with all of them).
+func pnKey(hash uint64, and bool, rem int, all bool) uint64 {
 	k := hash ^ saltPN ^ uint64(rem+1)*pnRemMixer
 	if and {
 		k ^= saltPNAnd
+	}
+	if all {
+		k ^= saltPNAll
 	}
 	return k
 }
@@ -94,9 +105,17 @@ func (e *Engine) vctPN(b *Board, ply, rem int) bool {
 	// Deepening two attacker moves at a time finds the short wins first:
 	// with the full depth at once the search wandered into long lines
 	// (3.2 against 8.0 million nodes on the 21 wins of safeChoicePositions).
-	for r := 2; r <= rem && e.vcfBudget > 0 && !e.stopped && !e.threatOut; r += 2 {
-		if pn, _ := e.dfpn(b, false, r, pnInf-1, pnInf-1, ply, ply); pn == 0 {
-			return true
+	// The related threats are searched first; if they are refuted to the
+	// full depth within the budget (a small tree, as a rule), every threat
+	// is searched with what is left.
+	for _, start := range [2]int{ply, pnAllThreats} {
+		for r := 2; r <= rem; r += 2 {
+			if e.vcfBudget <= 0 || e.stopped || e.threatOut {
+				return false
+			}
+			if pn, _ := e.dfpn(b, false, r, pnInf-1, pnInf-1, ply, start); pn == 0 {
+				return true
+			}
 		}
 	}
 	return false
@@ -194,7 +213,8 @@ func (e *Engine) threatMoves(b *Board, out []scored) []scored {
 // and says the defender is to move; rem counts the attacker's moves left
 // (a defender's move passes the turn back at one less).
 func (e *Engine) dfpn(b *Board, and bool, rem int, thpn, thdn uint32, ply, start int) (uint32, uint32) {
-	key := pnKey(b.hash, and, rem)
+	all := start == pnAllThreats
+	key := pnKey(b.hash, and, rem, all)
 	var buf [maxMoves]scored
 	_, seen := e.pnLookup(key)
 	pn, dn, moves, settled := e.pnSettle(b, and, rem, ply, start, seen, buf[:0])
@@ -210,7 +230,7 @@ func (e *Engine) dfpn(b *Board, and bool, rem int, thpn, thdn uint32, ply, start
 	var cpn, cdn [maxMoves]uint32
 	for k, m := range moves {
 		cpn[k], cdn[k] = 1, 1
-		if s, ok := e.pnLookup(pnKey(b.hash^zobrist[me][m.move], !and, childRem)); ok {
+		if s, ok := e.pnLookup(pnKey(b.hash^zobrist[me][m.move], !and, childRem, all)); ok {
 			cpn[k], cdn[k] = s.pn, s.dn
 		} else if !and && !isFourClass(b.threat[me][m.move]) {
 			cpn[k] = pnThreeProof

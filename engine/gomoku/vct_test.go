@@ -11,12 +11,20 @@ func TestVCTPN(t *testing.T) {
 		record string // the position before our move
 		move   string // our move
 		wins   bool   // whether the opponent then wins by threats
+		pnOnly bool   // the depth-first VCT needs more than the budget
 	}{
-		{"h8h9j6g9g6f8h10f9i9f11", "f7", true},
-		{"h8h9j6g9i9g7g6f8h6i6h7f5j8h10e7", "f4", true},
-		{"h8i8h11j9h7h9j7i9g9i7i6g8i10h6k9h5g5e8f10f7g6e7e11d12e6f11h12d7c7c6f9", "d8", true},
-		{"h8h9j6g9g6f8h10f9i9f11", "f12", false},
-		{"h8h9j6g9i9g7g6f8h6i6h7f5j8h10e7", "j12", false},
+		{"h8h9j6g9g6f8h10f9i9f11", "f7", true, false},
+		{"h8h9j6g9i9g7g6f8h6i6h7f5j8h10e7", "f4", true, false},
+		{"h8i8h11j9h7h9j7i9g9i7i6g8i10h6k9h5g5e8f10f7g6e7e11d12e6f11h12d7c7c6f9", "d8", true, false},
+		// Eighth session, against Rapfi: the depth-first VCT proves both
+		// wins with 100,000 and 400,000 nodes (TestAnalyseThreatWins). The
+		// first one's threats past the first are not all related to the
+		// attacker's earlier ones: it is proven only by vctPN's search of
+		// every threat after the related ones are refuted.
+		{"h8i8i11h10g11f10g10h11i10k9i12i13g12g13f12e12j11k12h13k10k11j10j12h12l11m11l10m9i14f11j14g14l9l8k7g8h7f7k14l14j7i7h5m7n6m8m10k8j8h6l6m5m6f8f9j6g7f6g6f4f5g5e3e7j15j13", "l13", true, true},
+		{"h8i8i11j7j10h9g10i10h12g13j11", "h11", true, false},
+		{"h8h9j6g9g6f8h10f9i9f11", "f12", false, false},
+		{"h8h9j6g9i9g7g6f8h6i6h7f5j8h10e7", "j12", false, false},
 	}
 	for _, c := range cases {
 		b := boardFrom(t, Freestyle, c.record)
@@ -26,6 +34,9 @@ func TestVCTPN(t *testing.T) {
 		}
 		b.play(b.index(ps[0]))
 		for _, pn := range []bool{true, false} {
+			if c.pnOnly && !pn {
+				continue
+			}
 			e := NewEngine()
 			e.size, e.rule = b.size, b.rule
 			e.opt = levelOptions(MaxLevel)
@@ -39,9 +50,15 @@ func TestVCTPN(t *testing.T) {
 				t.Errorf("%s %s (proof-number %v): opponent wins %v, want %v", c.record, c.move, pn, won, c.wins)
 			}
 			if won && pn {
-				// The first move of the proof is a threat of the winner.
+				// The first move of the proof is a threat of the winner,
+				// or the block of our four.
 				m := int(e.line.moves[1])
-				if b.cells[m] != cellEmpty || (!isFourClass(b.threat[b.ToMove()][m]) && !b.hasThreePattern(b.ToMove(), m)) {
+				me := b.ToMove()
+				block, forced := b.forcedBlock(me)
+				if forced && b.classCount[me.Other()][tFive] > 0 && m != block {
+					t.Errorf("%s %s: first move %v is not the block %v", c.record, c.move, b.point(m), b.point(block))
+				}
+				if b.cells[m] != cellEmpty || (b.classCount[me.Other()][tFive] == 0 && !isFourClass(b.threat[me][m]) && !b.hasThreePattern(me, m)) {
 					t.Errorf("%s %s: first move %v is no threat", c.record, c.move, b.point(m))
 				}
 			}
