@@ -313,7 +313,7 @@ func (e *Engine) solve(me, opp uint64, alpha, beta, empties int) int {
 			// search of the reply, with the opponent's mobility weighted
 			// in (fastest first).
 			d := 1 + (empties-shallowOrderEmpties)/orderDepthStep
-			key = -e.shallowSearch(cme, copp, -infinity, infinity, d) - orderMobilityWeight*popcount(legalMoves(cme, copp))
+			key = -e.orderSearch(cme, copp, d) - orderMobilityWeight*popcount(legalMoves(cme, copp))
 		default:
 			replies := legalMoves(cme, copp)
 			key = -16*popcount(replies) - 16*popcount(replies&cornerMask) - 2*popcount(potentialMoves(cme, copp)) +

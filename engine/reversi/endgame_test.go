@@ -162,3 +162,36 @@ func TestSolverTableRegion(t *testing.T) {
 		}
 	}
 }
+
+// TestOrderSearchCache checks the solver's cached ordering searches
+// (endorder.go): the score is shallowSearch's whether it is computed or
+// read back, and a cached score is never found as the entry of a real
+// position, in either the position's or the key's colours.
+func TestOrderSearchCache(t *testing.T) {
+	e := NewEngineSize(1 << 20)
+	rng := rand.New(rand.NewSource(16))
+	for _, p := range endgamePositions(rng, 40, 16) {
+		for depth := 0; depth <= 2; depth++ {
+			want := e.shallowSearch(p.me, p.opp, -infinity, infinity, depth)
+			for pass := 0; pass < 2; pass++ { // computed, then from the table
+				if got := e.orderSearch(p.me, p.opp, depth); got != want {
+					t.Fatalf("depth %d, call %d: %d, want %d\n%s", depth, pass+1, got, want, p.Diagram())
+				}
+			}
+		}
+		for _, pos := range [][2]uint64{{p.me, p.opp}, {p.opp, p.me}} {
+			if ent, ok := e.mid.probe(pos[0], pos[1]); ok {
+				t.Fatalf("the real position has an entry %+v after ordering searches\n%s", ent, p.Diagram())
+			}
+		}
+	}
+	// A side without discs is searched, not stored: its key would be a
+	// real position's.
+	me, opp := uint64(0), uint64(0xFFFF)
+	if got, want := e.orderSearch(me, opp, 1), e.shallowSearch(me, opp, -infinity, infinity, 1); got != want {
+		t.Errorf("no discs to move: %d, want %d", got, want)
+	}
+	if _, ok := e.mid.probe(me, opp|me); ok {
+		t.Error("a side without discs stored an ordering score")
+	}
+}
