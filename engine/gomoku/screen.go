@@ -106,7 +106,7 @@ func (e *Engine) deepScreen(b *Board, best int, deadline time.Time, hasDeadline 
 		if len(cands) >= deepScreenCandidates {
 			break
 		}
-		if int(rm.move) != best && !rm.losing && rm.score > -WinThreshold {
+		if int(rm.move) != best && !rm.losing {
 			cands = append(cands, int(rm.move))
 		}
 	}

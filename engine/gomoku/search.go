@@ -252,7 +252,11 @@ func (e *Engine) Search(ctx context.Context, b *Board, lim Limits) (Result, erro
 		}
 	}
 	e.searchUntil, e.nodeLimit = time.Time{}, lim.Nodes
-	if deep && best.Score < WinThreshold && best.Score > -WinThreshold && (lim.Nodes == 0 || e.nodes < lim.Nodes) {
+	// The deep screen runs even when the main search scores every move
+	// lost: its losses are found among a limited number of defences at
+	// each node, so a move the opponent's threat search cannot prove lost
+	// is still the better choice.
+	if deep && best.Score < WinThreshold && (lim.Nodes == 0 || e.nodes < lim.Nodes) {
 		select {
 		case <-ctx.Done():
 		default:
