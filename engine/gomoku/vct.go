@@ -15,10 +15,12 @@ package gomoku
 // The tree is the one vct searches, narrowed on the attacker's side: the
 // attacker plays fours and moves that make an open three (past its first
 // move only those related to its moves in the sequence: relatedThreats),
-// and first tries a short VCF at each of its nodes; the defender answers a four by its block and a three by the
-// three's cost squares or a four of its own (threeDefences). It is as
-// sound as vct: a proof holds against every defence considered, and those
-// are complete. rem bounds the attacker's moves, as in vct.
+// and first tries a short VCF at each of its nodes; the defender answers
+// a four by its block and a three by the three's cost squares or a four
+// of its own (threeDefences). It is as sound as vct: a proof holds
+// against every defence considered, and those are complete. rem bounds
+// the attacker's moves, as in vct. If the related threats are refuted,
+// vctPN searches every threat with the budget left.
 
 // pnInf is the proof or disproof number of a settled node: a proven node
 // has pn 0 and dn pnInf, a refuted one the reverse.
@@ -385,6 +387,7 @@ func relatedThreats(b *Board, moves []scored, seqLen int) []scored {
 	return out
 }
 
+// absInt returns |x|.
 func absInt(x int) int {
 	if x < 0 {
 		return -x
