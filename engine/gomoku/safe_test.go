@@ -39,9 +39,7 @@ var safeChoicePositions = []struct{ record, lost string }{
 // in b, the opponent wins by a VCF or a VCT of up to 10 attacker moves
 // found within 400,000 nodes: the analysis's "big search".
 func opponentWinsByThreats(b *Board, m int) bool {
-	e := NewEngine()
-	e.size, e.rule = b.size, b.rule
-	e.opt = levelOptions(MaxLevel)
+	e := fullEngineFor(b)
 	b.play(m)
 	defer b.undo()
 	e.vcfBudget = 400000
@@ -59,9 +57,7 @@ func opponentWinsByThreats(b *Board, m int) bool {
 // session's Rapfi games: 60,000-95,000 nodes against nothing in 12
 // million), so a move safe by both is safer.
 func opponentWinsByPN(b *Board, m int) bool {
-	e := NewEngine()
-	e.size, e.rule = b.size, b.rule
-	e.opt = levelOptions(MaxLevel)
+	e := fullEngineFor(b)
 	b.play(m)
 	defer b.undo()
 	return e.threatWin(b, 1, 2_000_000, 2_000_000, 10)

@@ -615,9 +615,7 @@ func TestReductions(t *testing.T) {
 // after which the opponent has no such win.
 func TestDeepScreen(t *testing.T) {
 	b := boardFrom(t, Freestyle, "h8i9h11g9j8i8j9i10i11j11h9h10g10h6i6e9j7j6h5g4i5e7i4i3g5j5d6f7j3g6k2l1")
-	e := NewEngine()
-	e.size, e.rule = b.size, b.rule
-	e.opt = levelOptions(MaxLevel)
+	e := fullEngineFor(b)
 	e.opt.deepScreenNodes = 20000 // enough here; keeps the test fast
 	e.rootMoves = e.genRootMoves(b)
 	lost := b.index(Point{1, 7}) // b8

@@ -6,11 +6,11 @@ import "testing"
 // wins of safeChoicePositions: after our losing move, the opponent's VCF
 // and proof-number VCT of up to 10 attacker moves (threatWin, the deep
 // screen's question) with a budget of 2 million nodes, a fresh engine each.
-// It reports the budget (threat-search nodes) used to prove them all (a win
-// not proven counts the whole budget), how many are proven, and how many within the first screen's
-// and a larger budget (10,000 and 40,000 nodes: the search is the same
-// until its budget runs out, so a win that took fewer nodes is found with
-// that budget).
+// It reports the budget (threat-search nodes) used to prove them all (a
+// win not proven counts the whole budget), how many are proven, and how
+// many within the first screen's and a larger budget (10,000 and 40,000
+// nodes: the search is the same until its budget runs out, so a win that
+// took fewer nodes is found with that budget).
 func BenchmarkThreatWins(b *testing.B) {
 	const budget = 2_000_000
 	var nodes uint64
@@ -18,9 +18,7 @@ func BenchmarkThreatWins(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		for _, p := range safeChoicePositions {
 			board := boardFrom(b, Freestyle, p.record+p.lost)
-			e := NewEngine()
-			e.size, e.rule = board.size, board.rule
-			e.opt = levelOptions(MaxLevel)
+			e := fullEngineFor(board)
 			// threatWin's two steps, to count the budget each used.
 			e.vcfBudget = budget
 			won := e.vcf(board, 1, 0)

@@ -37,9 +37,7 @@ func TestVCTPN(t *testing.T) {
 			if c.pnOnly && !pn {
 				continue
 			}
-			e := NewEngine()
-			e.size, e.rule = b.size, b.rule
-			e.opt = levelOptions(MaxLevel)
+			e := fullEngineFor(b)
 			e.opt.pnVCT = pn
 			hash := b.hash
 			won := e.threatWin(b, 1, 20000, 200000, 10)
@@ -72,14 +70,21 @@ func TestVCTPN(t *testing.T) {
 func TestVCTPNPuzzles(t *testing.T) {
 	for _, pz := range vcfPuzzles {
 		b := boardFrom(t, Freestyle, pz.record)
-		e := NewEngine()
-		e.size, e.rule = b.size, b.rule
-		e.opt = levelOptions(MaxLevel)
+		e := fullEngineFor(b)
 		e.vcfBudget = 100000
 		if !e.vctPN(b, 0, 10) {
 			t.Errorf("%s: not proven", pz.record)
 		}
 	}
+}
+
+// fullEngineFor returns a fresh engine with level 6's options for b's
+// size and rule, as the threat-search tests and benchmarks use it.
+func fullEngineFor(b *Board) *Engine {
+	e := NewEngine()
+	e.size, e.rule = b.size, b.rule
+	e.opt = levelOptions(MaxLevel)
+	return e
 }
 
 // TestRelatedThreats: past the attacker's first move, only threats on a
