@@ -158,6 +158,13 @@ func (e *Engine) vcf(b *Board, ply, depth int) bool {
 	return false
 }
 
+// fourPoints returns the number of empty points where c makes a four or
+// better (legal or not), from the board's class counts.
+func fourPoints(b *Board, c Color) int16 {
+	n := &b.classCount[c]
+	return n[tFour] + n[tFourThree] + n[tFlex4] + n[tFive]
+}
+
 // fourMoves appends c's legal moves that make a four or better, the
 // strongest (open fours, four-threes) first.
 //
@@ -166,8 +173,7 @@ func (e *Engine) vcf(b *Board, ply, depth int) bool {
 // VCF nodes have one or two fours, often none.
 func (e *Engine) fourMoves(b *Board, c Color, out []scored) []scored {
 	start := len(out)
-	n := &b.classCount[c]
-	left := n[tFour] + n[tFourThree] + n[tFlex4] + n[tFive]
+	left := fourPoints(b, c)
 	for i, last := b.firstCell(), b.lastCell(); left > 0 && i <= last; i++ {
 		if b.cells[i] != cellEmpty || !isFourClass(b.threat[c][i]) {
 			continue
@@ -346,8 +352,7 @@ func (e *Engine) threeDefences(b *Board, out []scored) []scored {
 		}
 		// The defender's own fours, where not already listed.
 		listed := out[start:]
-		n := &b.classCount[def]
-		left := n[tFour] + n[tFourThree] + n[tFlex4] + n[tFive]
+		left := fourPoints(b, def)
 		for i, lastCell := b.firstCell(), b.lastCell(); left > 0 && i <= lastCell; i++ {
 			if b.cells[i] != cellEmpty || !isFourClass(b.threat[def][i]) {
 				continue
