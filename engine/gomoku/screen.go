@@ -88,18 +88,24 @@ const (
 	deepScreenDepth = 10
 )
 
+// screenVerdict is what the deep screen found.
+type screenVerdict uint8
+
+const (
+	screenKept     screenVerdict = iota // the choice stands: not proven safe, or every candidate lost
+	screenSafe                          // the choice is safe: the opponent's threat search ended without a win
+	screenReplaced                      // the choice lost; another move is played instead
+)
+
 // deepScreen runs the opponent's VCF and VCT after the chosen move (cell
 // best) and, if they prove a win, after the next moves in order, until
-// one is safe or the deadline. It returns the move to play instead, and
-// false when best stands (safe, unknown, or every candidate lost). A
+// one is safe or the deadline. It returns the move to play instead (with
+// screenReplaced), or says whether best stands safe (screenSafe) or
+// unproven (screenKept: its screen was cut, or every candidate lost). A
 // candidate whose screen the deadline cut is taken: not proven lost is
 // better than proven lost.
-func (e *Engine) deepScreen(b *Board, best int, deadline time.Time, hasDeadline bool) (int, bool) {
-	// Keep a few milliseconds of the deadline for returning.
-	e.threatOut = false
-	if hasDeadline {
-		e.threatUntil = deadline.Add(-time.Until(deadline) / 50)
-	}
+func (e *Engine) deepScreen(b *Board, best int, deadline time.Time, hasDeadline bool) (int, screenVerdict) {
+	e.deepScreenUntil(deadline, hasDeadline)
 	defer func() { e.threatUntil, e.threatOut = time.Time{}, false }()
 	cands := []int{best}
 	for _, rm := range e.rootMoves {
@@ -111,16 +117,47 @@ func (e *Engine) deepScreen(b *Board, best int, deadline time.Time, hasDeadline 
 		}
 	}
 	for k, m := range cands {
-		b.play(m)
-		lost := e.threatWin(b, 1, e.opt.deepScreenNodes, e.opt.deepScreenNodes, deepScreenDepth)
-		b.undo()
-		if !lost || e.stopped || e.threatOut {
+		lost, cut := e.deepLost(b, m)
+		switch {
+		case k > 0 && (!lost || cut):
 			// Safe, or not proven lost when time ran out: better than a
 			// move proven lost.
-			return m, k > 0
+			return m, screenReplaced
+		case k == 0 && cut:
+			return best, screenKept
+		case k == 0 && !lost:
+			return best, screenSafe
 		}
 	}
-	return 0, false
+	return best, screenKept
+}
+
+// deepSafe reports whether the opponent's deep-screen threat search after
+// m ends, within the deadline, without a win.
+func (e *Engine) deepSafe(b *Board, m int, deadline time.Time, hasDeadline bool) bool {
+	e.deepScreenUntil(deadline, hasDeadline)
+	defer func() { e.threatUntil, e.threatOut = time.Time{}, false }()
+	lost, cut := e.deepLost(b, m)
+	return !lost && !cut
+}
+
+// deepScreenUntil ends the deep screen's threat search a few milliseconds
+// before the deadline, kept for returning.
+func (e *Engine) deepScreenUntil(deadline time.Time, hasDeadline bool) {
+	e.threatOut = false
+	if hasDeadline {
+		e.threatUntil = deadline.Add(-time.Until(deadline) / 50)
+	}
+}
+
+// deepLost runs the deep screen's threat search after m: whether the
+// opponent wins, and whether the deadline (or the node budget) cut the
+// search.
+func (e *Engine) deepLost(b *Board, m int) (lost, cut bool) {
+	b.play(m)
+	lost = e.threatWin(b, 1, e.opt.deepScreenNodes, e.opt.deepScreenNodes, deepScreenDepth)
+	b.undo()
+	return lost, e.stopped || e.threatOut
 }
 
 // rootScore returns the last score the main search gave a root move.

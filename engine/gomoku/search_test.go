@@ -619,9 +619,9 @@ func TestDeepScreen(t *testing.T) {
 	e.opt.deepScreenNodes = 20000 // enough here; keeps the test fast
 	e.rootMoves = e.genRootMoves(b)
 	lost := b.index(Point{1, 7}) // b8
-	m, changed := e.deepScreen(b, lost, time.Now().Add(time.Minute), true)
-	if !changed || m == lost {
-		t.Fatalf("deep screen kept b8 (%v, %v)", b.point(m), changed)
+	m, verdict := e.deepScreen(b, lost, time.Now().Add(time.Minute), true)
+	if verdict != screenReplaced || m == lost {
+		t.Fatalf("deep screen kept b8 (%v, verdict %d)", b.point(m), verdict)
 	}
 	b.play(m)
 	e.vcfBudget = 20000
@@ -660,4 +660,37 @@ func BenchmarkVCFSet(b *testing.B) {
 	b.ReportMetric(float64(solved)/float64(b.N), "solved")
 	b.ReportMetric(float64(len(vcfPuzzles)), "puzzles")
 	b.ReportMetric(secs*1000/float64(n), "ms/puzzle")
+}
+
+// TestResumeSearch: after a quick deep screen the main search resumes up
+// to resumeEnd of the budget, only if at least resumeMin of it is left.
+func TestResumeSearch(t *testing.T) {
+	cases := []struct {
+		used, budget uint64
+		ok           bool
+		limit        uint64
+	}{
+		{500_000, 1_000_000, true, 900_000},
+		{790_000, 1_000_000, true, 900_000},
+		{810_000, 1_000_000, false, 0},
+	}
+	for _, c := range cases {
+		e := NewEngine()
+		e.nodes = c.used
+		ok := e.resumeSearch(time.Now(), time.Time{}, false, c.budget)
+		if ok != c.ok || (ok && e.nodeLimit != c.limit) {
+			t.Errorf("%d of %d nodes used: resume %v with limit %d, want %v with %d", c.used, c.budget, ok, e.nodeLimit, c.ok, c.limit)
+		}
+	}
+	e := NewEngine()
+	start := time.Now().Add(-500 * time.Millisecond)
+	if !e.resumeSearch(start, start.Add(time.Second), true, 0) || !e.searchUntil.Equal(start.Add(900*time.Millisecond)) {
+		t.Errorf("half the time used: resume until %v, want %v", e.searchUntil, start.Add(900*time.Millisecond))
+	}
+	if e.resumeSearch(start, start.Add(500*time.Millisecond), true, 0) {
+		t.Error("the whole time used: the search resumed")
+	}
+	if NewEngine().resumeSearch(time.Now(), time.Time{}, false, 0) {
+		t.Error("no deadline nor node budget: the search resumed")
+	}
 }
