@@ -19,6 +19,10 @@ type fitConfig struct {
 	iterations int     // conjugate-gradient steps per stage
 	spread     int     // a stage also trains on positions this many empties outside its range, to smooth across stages
 	hybrid     bool    // fit the patterns as corrections to the linear evaluation
+	// prior, when true, shrinks each stage towards the -base file's
+	// table for it instead of towards zero: configurations the new
+	// labels barely see keep the values the earlier data gave them.
+	prior bool
 }
 
 func runFit(args []string) error {
@@ -30,21 +34,22 @@ func runFit(args []string) error {
 	fs.IntVar(&cfg.iterations, "iterations", 200, "conjugate-gradient iterations per stage")
 	fs.IntVar(&cfg.spread, "spread", 2, "extra empties on each side of a stage's range")
 	fs.BoolVar(&cfg.hybrid, "hybrid", true, "fit the patterns as corrections to the linear evaluation (weights.json)")
+	fs.BoolVar(&cfg.prior, "prior", false, "shrink each fitted stage towards -base's table instead of towards zero")
 	games := fs.Int("games", 0, "use only the first games of the file (0: all; a file cut short by stopping gen ends in a partial game)")
 	stagesFlag := fs.Int("stage", -1, "fit only this stage and write nothing (for trying settings)")
-	maxEmpties := fs.Int("max-empties", 28, "fit the stages up to this many empties (the engine uses the linear evaluation above); the rest stay zero")
+	maxEmpties := fs.Int("max-empties", 28, "fit the stages up to this many empties; the stages above are copied from -base, or zero without it")
 	minEmpties := fs.Int("min-empties", 1, "fit the stages from this many empties; the stages below are copied from -base")
-	base := fs.String("base", "", "patterns file whose stages below -min-empties are kept (with -min-empties above 1)")
+	base := fs.String("base", "", "patterns file whose stages outside -min-empties..-max-empties are kept (needed with -min-empties above 1)")
 	fs.Parse(args)
 	samples, err := readGames(*in, *games)
 	if err != nil {
 		return err
 	}
 	var baseStages [][]int16
-	if *minEmpties > 1 {
+	if *minEmpties > 1 || *base != "" || cfg.prior {
 		data, err := os.ReadFile(*base)
 		if err != nil {
-			return fmt.Errorf("fit: -min-empties %d needs -base: %w", *minEmpties, err)
+			return fmt.Errorf("fit: -base (needed with -min-empties above 1 and with -prior): %w", err)
 		}
 		if baseStages, err = pattern.Decode(data); err != nil {
 			return err
@@ -57,7 +62,11 @@ func runFit(args []string) error {
 	sem := make(chan struct{}, 2)
 	for s := 0; s < pattern.NumStages; s++ {
 		if *stagesFlag >= 0 && s != *stagesFlag || s*pattern.StageWidth+1 > *maxEmpties {
-			stages[s] = make([]int16, pattern.StageSize)
+			if baseStages != nil {
+				stages[s] = baseStages[s]
+			} else {
+				stages[s] = make([]int16, pattern.StageSize)
+			}
 			continue
 		}
 		if s*pattern.StageWidth+1 < *minEmpties {
@@ -73,7 +82,11 @@ func runFit(args []string) error {
 			lo, hi := s*pattern.StageWidth+1, s*pattern.StageWidth+pattern.StageWidth
 			tr := inRange(train, lo-cfg.spread, hi+cfg.spread)
 			va := inRange(valid, lo, hi)
-			w := fitStage(tr, cfg)
+			var w0 []float64
+			if cfg.prior {
+				w0 = stageWeights(baseStages[s])
+			}
+			w := fitStage(tr, cfg, w0)
 			q := make([]int16, pattern.StageSize)
 			for i := range q {
 				// Mirror configurations take their canonical entry's value.
@@ -176,12 +189,23 @@ func moves(me, opp uint64) uint64 {
 	return p.Moves()
 }
 
-// fitStage solves the ridge least-squares problem min |Aw - y|^2 + ridge |w|^2
+// stageWeights turns a stage's table as the file stores it (hundredths of
+// a disc, the linear weight in thousandths) into the fit's weights.
+func stageWeights(q []int16) []float64 {
+	w := make([]float64, len(q))
+	for j, v := range q {
+		w[j] = float64(v) / 100
+	}
+	w[pattern.LinearOffset] = float64(q[pattern.LinearOffset]) / 1000
+	return w
+}
+
+// fitStage solves the ridge least-squares problem min |Aw - y|^2 + ridge |w - w0|^2
 // by conjugate gradients on the normal equations, where each row of A has a
 // one for each pattern weight the position's evaluation adds, and the
 // linear evaluation's value (in discs) in the column of its weight. With
-// hybrid false that column is left out (pure patterns).
-func fitStage(samples []sample, cfg fitConfig) []float64 {
+// hybrid false that column is left out (pure patterns). A nil w0 is zero.
+func fitStage(samples []sample, cfg fitConfig, w0 []float64) []float64 {
 	n := len(samples)
 	idx := make([][pattern.PerPosition]int32, n)
 	y := make([]float64, n)
@@ -213,6 +237,14 @@ func fitStage(samples []sample, cfg fitConfig) []float64 {
 			out[lo] += lin[i] * v[i]
 		}
 	}
+	if w0 != nil {
+		// Fit the change from w0: its labels are what w0 leaves over.
+		base := make([]float64, n)
+		mulA(w0, base)
+		for i := range y {
+			y[i] -= base[i]
+		}
+	}
 	w := make([]float64, m)
 	r := make([]float64, m) // residual of the normal equations: A^T y - (A^T A + ridge) w
 	mulAT(y, r)
@@ -237,6 +269,9 @@ func fitStage(samples []sample, cfg fitConfig) []float64 {
 		for j := range p {
 			p[j] = r[j] + beta*p[j]
 		}
+	}
+	for j := range w0 {
+		w[j] += w0[j]
 	}
 	return w
 }

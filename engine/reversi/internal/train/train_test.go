@@ -99,13 +99,53 @@ func TestFitLearnsALabel(t *testing.T) {
 		s.score = 10
 		ss = append(ss, s)
 	}
-	w := fitStage(ss, fitConfig{ridge: 0.01, iterations: 100})
+	w := fitStage(ss, fitConfig{ridge: 0.01, iterations: 100}, nil)
 	q := make([]int16, pattern.StageSize)
 	for i := range q {
 		q[i] = int16(w[pattern.Canonical(i)] * 100)
 	}
 	if e := rmse(q, ss); e > 0.5 {
 		t.Errorf("RMSE %.2f discs on a constant label", e)
+	}
+}
+
+// TestFitPrior checks -prior: a fit that starts from tables which already
+// give every label keeps them, and a weight no position uses keeps its
+// prior value instead of falling to zero.
+func TestFitPrior(t *testing.T) {
+	data := smallGen(t, 1)
+	var ss []sample
+	for i := 0; i < len(data); i += sampleBytes {
+		s := decodeSample(data[i:])
+		s.score = 10
+		ss = append(ss, s)
+	}
+	// Ten discs from my mobility table alone, whatever the position.
+	w0 := make([]float64, pattern.StageSize)
+	for j := 0; j < pattern.MobilityEntries; j++ {
+		w0[pattern.MyMobilityOffset+j] = 10
+	}
+	used := map[int32]bool{}
+	var ix [pattern.PerPosition]int32
+	for _, s := range ss {
+		row(s, &ix)
+		for _, j := range ix {
+			used[j] = true
+		}
+	}
+	unused := int32(0)
+	for used[unused] || pattern.Canonical(int(unused)) != int(unused) {
+		unused++
+	}
+	w0[unused] = 3
+	w := fitStage(ss, fitConfig{ridge: 1, iterations: 50, hybrid: true}, w0)
+	for j := range w {
+		if math.Abs(w[j]-w0[j]) > 1e-6 {
+			t.Fatalf("weight %d moved from %.3f to %.3f though the prior gives every label", j, w0[j], w[j])
+		}
+	}
+	if w := fitStage(ss, fitConfig{ridge: 1, iterations: 50}, nil); w[unused] != 0 {
+		t.Errorf("without a prior an unused weight is %.3f, want 0", w[unused])
 	}
 }
 
