@@ -688,6 +688,16 @@ func (e *Engine) negamax(b *Board, depth, alpha, beta, ply int) int {
 		moves = moves[:w]
 	}
 
+	// Fail-high reduction (selective.go): off the principal variation,
+	// far above beta, the moves that make no four are searched a ply
+	// shallower.
+	likelyHigh := false
+	if e.opt.selective && !pvNode && depth >= 2 && b.classCount[opp][tFlex4] == 0 && beta < WinThreshold && alpha > -WinThreshold {
+		if !haveEval {
+			staticEval, haveEval = e.eval(b), true
+		}
+		likelyHigh = staticEval >= beta+failHighMargin(depth)
+	}
 	origAlpha := alpha
 	best := -WinScore - 1
 	bestMove := moves[0].move
@@ -711,6 +721,9 @@ func (e *Engine) negamax(b *Board, depth, alpha, beta, ply int) int {
 		newDepth := depth - 1
 		if e.opt.fourExtension && isFourClass(b.threat[me][m.move]) && ply-(e.rootDepth-depth) < maxExtensionPlies {
 			newDepth = depth
+		}
+		if likelyHigh && !isFourClass(mine) {
+			newDepth--
 		}
 		b.play(m.move)
 		e.nodes++

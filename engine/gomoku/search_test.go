@@ -694,3 +694,17 @@ func TestResumeSearch(t *testing.T) {
 		t.Error("no deadline nor node budget: the search resumed")
 	}
 }
+
+// TestFailHighMargin: the fail-high reduction starts below the static
+// futility margins (it reduces where they do not prune) and its margin
+// grows with the depth left.
+func TestFailHighMargin(t *testing.T) {
+	for d := 1; d <= futilityDepth; d++ {
+		if failHighMargin(d) >= staticFutilityMargin(d) {
+			t.Errorf("depth %d: fail-high margin %d, static futility margin %d", d, failHighMargin(d), staticFutilityMargin(d))
+		}
+		if failHighMargin(d+1) <= failHighMargin(d) {
+			t.Errorf("depth %d: fail-high margin %d, at depth %d %d", d, failHighMargin(d), d+1, failHighMargin(d+1))
+		}
+	}
+}

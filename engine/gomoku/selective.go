@@ -118,3 +118,23 @@ var (
 
 func staticFutilityMargin(depth int) int { return staticFutilityTable[depth] }
 func razorMargin(depth int) int          { return razorTable[depth] }
+
+// Fail-high reduction: at a node off the principal variation whose static
+// evaluation is above beta by more than failHighMargin(depth), and where
+// the opponent has no open three, the moves that make no four are
+// searched a ply shallower: such nodes nearly always fail high, and a
+// shallower search shows it. The margin, 380-460 at depths 2-4, lies
+// between the 75th and 90th percentiles of the search's score minus the
+// static evaluation (TestEvalSpread with the fitted table) and below half
+// the static futility margins, so it reduces where static futility does
+// not prune. On
+// BenchmarkDepthRapfiPositions it took the depth in 800,000 nodes from
+// 7.90 to 8.45 (docs/benchmarks.md, ninth session).
+const (
+	failHighBase = 300
+	failHighStep = 40
+)
+
+// failHighMargin is the fail-high reduction's margin above beta at a node
+// with depth plies left.
+func failHighMargin(depth int) int { return failHighBase + failHighStep*depth }
