@@ -92,13 +92,7 @@ func TestSamples(t *testing.T) {
 func TestFitLearnsALabel(t *testing.T) {
 	// Every position labelled +10 whatever it is: the fit must get close
 	// (the mobility tables and patterns can carry a constant).
-	data := smallGen(t, 1)
-	var ss []sample
-	for i := 0; i < len(data); i += sampleBytes {
-		s := decodeSample(data[i:])
-		s.score = 10
-		ss = append(ss, s)
-	}
+	ss := labelledAlike(t, 10)
 	w := fitStage(ss, fitConfig{ridge: 0.01, iterations: 100}, nil)
 	q := make([]int16, pattern.StageSize)
 	for i := range q {
@@ -109,17 +103,25 @@ func TestFitLearnsALabel(t *testing.T) {
 	}
 }
 
-// TestFitPrior checks -prior: a fit that starts from tables which already
-// give every label keeps them, and a weight no position uses keeps its
-// prior value instead of falling to zero.
-func TestFitPrior(t *testing.T) {
+// labelledAlike returns the positions of one small generated game file,
+// every one labelled score.
+func labelledAlike(t *testing.T, score int8) []sample {
+	t.Helper()
 	data := smallGen(t, 1)
 	var ss []sample
 	for i := 0; i < len(data); i += sampleBytes {
 		s := decodeSample(data[i:])
-		s.score = 10
+		s.score = score
 		ss = append(ss, s)
 	}
+	return ss
+}
+
+// TestFitPrior checks -prior: a fit that starts from tables which already
+// give every label keeps them, and a weight no position uses keeps its
+// prior value instead of falling to zero.
+func TestFitPrior(t *testing.T) {
+	ss := labelledAlike(t, 10)
 	// Ten discs from my mobility table alone, whatever the position.
 	w0 := make([]float64, pattern.StageSize)
 	for j := 0; j < pattern.MobilityEntries; j++ {
