@@ -127,9 +127,8 @@ func razorMargin(depth int) int          { return razorTable[depth] }
 // between the 75th and 90th percentiles of the search's score minus the
 // static evaluation (TestEvalSpread with the fitted table) and below half
 // the static futility margins, so it reduces where static futility does
-// not prune. On
-// BenchmarkDepthRapfiPositions it took the depth in 800,000 nodes from
-// 7.90 to 8.45 (docs/benchmarks.md, ninth session).
+// not prune. On BenchmarkDepthRapfiPositions it took the depth in
+// 800,000 nodes from 7.90 to 8.45 (docs/benchmarks.md, ninth session).
 const (
 	failHighBase = 300
 	failHighStep = 40
