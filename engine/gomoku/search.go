@@ -222,8 +222,9 @@ func (e *Engine) Search(ctx context.Context, b *Board, lim Limits) (Result, erro
 	stable := 0 // iterations in a row that kept the best move
 	// deepen runs the iterations from depth from on, until the level's
 	// depth, a proof, the end of the main search's share or a stable best
-	// move.
+	// move, and then lifts the share's limits for what follows.
 	deepen := func(from int) {
+		defer func() { e.searchUntil, e.nodeLimit = time.Time{}, lim.Nodes }()
 		for depth := from; depth <= e.opt.depth; depth++ {
 			score := e.searchRoot(pos, depth)
 			for !e.stopped && score > -WinThreshold && e.screenBest(pos) {
@@ -257,7 +258,6 @@ func (e *Engine) Search(ctx context.Context, b *Board, lim Limits) (Result, erro
 		}
 	}
 	deepen(1)
-	e.searchUntil, e.nodeLimit = time.Time{}, lim.Nodes
 	// The deep screen runs even when the main search scores every move
 	// lost: its losses are found among a limited number of defences at
 	// each node, so a move the opponent's threat search cannot prove lost
@@ -279,7 +279,6 @@ func (e *Engine) Search(ctx context.Context, b *Board, lim Limits) (Result, erro
 				chosen := best
 				e.stopped = false
 				deepen(best.Depth + 1)
-				e.searchUntil, e.nodeLimit = time.Time{}, lim.Nodes
 				if best.Best != chosen.Best && best.Score < WinThreshold {
 					e.stopped = false
 					if !e.deepSafe(pos, pos.index(best.Best), dl, hasDL) {

@@ -86,15 +86,7 @@ func runFit(args []string) error {
 			if cfg.prior {
 				w0 = stageWeights(baseStages[s])
 			}
-			w := fitStage(tr, cfg, w0)
-			q := make([]int16, pattern.StageSize)
-			for i := range q {
-				// Mirror configurations take their canonical entry's value.
-				v := w[pattern.Canonical(i)]
-				q[i] = int16(math.Round(math.Max(-30000, math.Min(30000, v*100))))
-			}
-			// The linear evaluation's weight is in thousandths.
-			q[pattern.LinearOffset] = int16(math.Round(w[pattern.LinearOffset] * 1000))
+			q := stageTable(fitStage(tr, cfg, w0))
 			stages[s] = q
 			fmt.Fprintf(os.Stderr, "stage %2d (empties %2d-%2d): %7d training positions, held-out RMSE %.2f discs (%d positions; linear evaluation: %.2f), training %.2f; %v\n",
 				s, lo, hi, len(tr), rmse(q, va), len(va), rmseEngine(va), rmse(q, inRange(train, lo, hi)), time.Since(start).Round(time.Second))
@@ -187,6 +179,20 @@ func moves(me, opp uint64) uint64 {
 		panic(err)
 	}
 	return p.Moves()
+}
+
+// stageTable turns a stage's fitted weights into its table as the file
+// stores it: hundredths of a disc (clamped to the int16 range), the linear
+// evaluation's weight in thousandths, and mirror configurations taking
+// their canonical entry's value. stageWeights is its inverse.
+func stageTable(w []float64) []int16 {
+	q := make([]int16, pattern.StageSize)
+	for i := range q {
+		v := w[pattern.Canonical(i)]
+		q[i] = int16(math.Round(math.Max(-30000, math.Min(30000, v*100))))
+	}
+	q[pattern.LinearOffset] = int16(math.Round(w[pattern.LinearOffset] * 1000))
+	return q
 }
 
 // stageWeights turns a stage's table as the file stores it (hundredths of
