@@ -303,13 +303,20 @@ func diag(x, mask uint64, shift uint) uint8 {
 
 // images fills img with the eight images of x under the symmetries of the
 // board: identity, the two mirrors and the half-turn, and the same four
-// after a flip about the a1-h8 diagonal.
+// after a flip about the a1-h8 diagonal. Transposing a board turns a
+// reversal of its ranks into one of its files and the other way round, so
+// the last four come from one transpose, one mirror and byte swaps (a
+// transpose costs about as much as a mirror, a byte swap one instruction):
+// the transposes of v, h and r are the mirror of t, t with its ranks
+// reversed, and that mirror with its ranks reversed.
 func images(x uint64, img *[8]uint64) {
 	v := bits.ReverseBytes64(x) // ranks reversed
 	h := Mirror(x)              // files reversed
 	r := bits.ReverseBytes64(h) // half-turn
+	t := Transpose(x)
+	th := Mirror(t) // = Transpose(v)
 	img[0], img[1], img[2], img[3] = x, v, h, r
-	img[4], img[5], img[6], img[7] = Transpose(x), Transpose(v), Transpose(h), Transpose(r)
+	img[4], img[5], img[6], img[7] = t, th, bits.ReverseBytes64(t), bits.ReverseBytes64(th)
 }
 
 // Mirror reverses the files of a bitboard (a <-> h). With Transpose and a byte swap

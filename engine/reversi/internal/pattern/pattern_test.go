@@ -2,6 +2,7 @@ package pattern
 
 import (
 	"bytes"
+	"math/bits"
 	"math/rand"
 	"testing"
 )
@@ -78,6 +79,24 @@ func TestSymmetry(t *testing.T) {
 			if got := Evaluate(w, im[k], io[k], 5, 7); got != want {
 				t.Fatalf("image %d evaluates %d, the position %d", k, got, want)
 			}
+		}
+	}
+}
+
+// TestImages checks the eight images against the symmetries composed the
+// obvious way: the transposes of the identity, ranks reversed, files
+// reversed and the half-turn.
+func TestImages(t *testing.T) {
+	rng := rand.New(rand.NewSource(4))
+	for i := 0; i < 1000; i++ {
+		x := rng.Uint64()
+		v, h := bits.ReverseBytes64(x), Mirror(x)
+		r := bits.ReverseBytes64(h)
+		want := [8]uint64{x, v, h, r, Transpose(x), Transpose(v), Transpose(h), Transpose(r)}
+		var got [8]uint64
+		images(x, &got)
+		if got != want {
+			t.Fatalf("images(%#x) = %#x, want %#x", x, got, want)
 		}
 	}
 }
