@@ -77,10 +77,11 @@ type evalParams struct {
 	scalar [numPhases][numFeatures]int
 	edge   [numPhases][numEdgeConfigs]int16
 	// pattern, when not nil, is used at patternEmpties empties or fewer:
-	// one table per game stage (internal/pattern says what is read) of
-	// corrections to the linear evaluation of linearParams. Above it, and
-	// when pattern is nil, the evaluation is linearParams's.
-	pattern        [][]int16
+	// one table per game stage (internal/pattern says what is read), fitted
+	// as corrections to the linear evaluation of linearParams and with that
+	// evaluation folded in (eval_fold.go). Above it, and when pattern is
+	// nil, the evaluation is linearParams's.
+	pattern        []patternStage
 	patternEmpties int
 }
 
@@ -102,7 +103,7 @@ var patternParams = func() *evalParams {
 	if err != nil {
 		return nil
 	}
-	return &evalParams{pattern: st, patternEmpties: patternMaxEmpties}
+	return &evalParams{pattern: foldStages(st, linearParams), patternEmpties: patternMaxEmpties}
 }()
 
 // patternMaxEmpties is the most empties at which the pattern tables are
@@ -226,24 +227,40 @@ func featuresWith(me, opp, myMoves, oppMoves uint64) [numFeatures]int {
 	}
 	f[fXSquares] = popcount(me&xs) - popcount(opp&xs)
 	f[fCSquares] = popcount(me&cs) - popcount(opp&cs)
-	if occupied&cornerMask != 0 {
-		full := fullLines(occupied)
-		if me&cornerMask != 0 {
-			f[fStable] += popcount(stableWith(me, full))
-		}
-		if opp&cornerMask != 0 {
-			f[fStable] -= popcount(stableWith(opp, full))
-		}
-	}
+	f[fStable] = stableDiff(me, opp)
 	if popcount(empty)&1 == 1 {
 		f[fParity] = 1
 	}
 	f[fDiscs] = popcount(me) - popcount(opp)
 	f[fCornerAccess] = popcount(myMoves&cornerMask) - popcount(oppMoves&cornerMask)
+	f[fFrontier] = frontierDiff(me, opp)
+	return f
+}
+
+// stableDiff returns the stable discs (stableWith) of me minus those of opp.
+func stableDiff(me, opp uint64) int {
+	occupied := me | opp
+	if occupied&cornerMask == 0 {
+		return 0
+	}
+	full := fullLines(occupied)
+	n := 0
+	if me&cornerMask != 0 {
+		n += popcount(stableWith(me, full))
+	}
+	if opp&cornerMask != 0 {
+		n -= popcount(stableWith(opp, full))
+	}
+	return n
+}
+
+// frontierDiff returns the discs of me next to an empty square minus those
+// of opp.
+func frontierDiff(me, opp uint64) int {
+	empty := ^(me | opp)
 	nearEmpty := (empty<<1)&notFileA | (empty>>1)&notFileH | empty<<8 | empty>>8 |
 		(empty<<9)&notFileA | (empty>>9)&notFileH | (empty<<7)&notFileH | (empty>>7)&notFileA
-	f[fFrontier] = popcount(me&nearEmpty) - popcount(opp&nearEmpty)
-	return f
+	return popcount(me&nearEmpty) - popcount(opp&nearEmpty)
 }
 
 // xOf and cOf are the X-square and the two C-squares of each corner (a1, h1,
@@ -263,11 +280,10 @@ func (p *evalParams) evaluate(me, opp uint64) int {
 	empties := 64 - popcount(me|opp)
 	myMoves, oppMoves := legalMoves(me, opp), legalMoves(opp, me)
 	if p.pattern != nil && empties <= p.patternEmpties {
-		w := p.pattern[pattern.Stage(empties)]
-		s := pattern.Evaluate(w, me, opp, popcount(myMoves), popcount(oppMoves))
-		if k := int(w[pattern.LinearOffset]); k != 0 {
-			// The patterns correct the linear evaluation (thousandths).
-			s += k * clampEval(linearParams.linear(me, opp, empties, myMoves, oppMoves)) / 1000
+		st := &p.pattern[pattern.Stage(empties)]
+		s := pattern.Evaluate(st.table, me, opp, popcount(myMoves), popcount(oppMoves))
+		if st.linear {
+			s += st.restOf(me, opp, myMoves, oppMoves, empties)
 		}
 		return clampEval(s)
 	}

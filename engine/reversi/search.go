@@ -97,7 +97,7 @@ func (e *Engine) UsePatternTables(data []byte, empties int) error {
 	if err != nil {
 		return err
 	}
-	e.params = &evalParams{pattern: st, patternEmpties: empties}
+	e.params = &evalParams{pattern: foldStages(st, linearParams), patternEmpties: empties}
 	e.Clear()
 	return nil
 }
