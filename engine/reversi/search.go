@@ -496,8 +496,17 @@ func (e *Engine) pvs(me, opp uint64, alpha, beta, depth int) int {
 	}
 
 	var l moveList
+	// One ply above the leaves the moves are ordered by their square
+	// alone, so a child is made only when its move is tried: a node that
+	// fails high on its first moves never computes the others' flips.
+	lazy := depth < 2 && hashMove < 0
 	for m := moves; m != 0; m &= m - 1 {
 		sq := bits.TrailingZeros64(m)
+		if lazy {
+			l.sq[l.n], l.key[l.n] = int8(sq), int32(squareKey[sq])
+			l.n++
+			continue
+		}
 		f := flips(me, opp, sq)
 		cme, copp := opp&^f, me|f|1<<uint(sq)
 		var key int
@@ -519,6 +528,10 @@ func (e *Engine) pvs(me, opp uint64, alpha, beta, depth int) int {
 	best, bestMove := -infinity, -1
 	for i := 0; i < l.n; i++ {
 		l.pick(i)
+		if lazy {
+			f := flips(me, opp, int(l.sq[i]))
+			l.me[i], l.opp[i] = opp&^f, me|f|1<<uint(l.sq[i])
+		}
 		var v int
 		if i == 0 {
 			v = -e.pvs(l.me[i], l.opp[i], -beta, -alpha, depth-1)
