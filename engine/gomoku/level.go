@@ -18,6 +18,7 @@ type options struct {
 	noiseWidth      int  // ... among at most this many
 	leafVCF         int  // VCF node budget at each leaf (0: off)
 	frontierVCF     int  // VCF node budget one ply above the leaves (0: off)
+	frontierLast    bool // ... asked after the node's moves, if none reached beta
 	rootVCF         int  // VCF node budget at the root (0: off)
 	rootVCT         int  // VCT node budget at the root (0: off)
 	vctDepth        int  // VCT depth in attacker moves
@@ -93,7 +94,7 @@ func levelOptions(level int) options {
 		// No leafVCF and no fourExtension: see above.
 		o.depth, o.rootVCF, o.frontierVCF, o.rootVCT, o.vctDepth = MaxDepth, 500000, 60, 400000, 10
 		o.screenMoves, o.screenVCF, o.screenVCT, o.screenDepth = 20, 5000, 10000, 6
-		o.selective, o.futility = true, true
+		o.selective, o.futility, o.frontierLast = true, true, true
 		o.deepScreenNodes = 400000
 		o.pnVCT = true
 	}

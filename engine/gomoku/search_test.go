@@ -708,3 +708,30 @@ func TestFailHighMargin(t *testing.T) {
 		}
 	}
 }
+
+// TestFrontierVCFLast: one ply above the leaves, level 6 asks its VCF
+// after the node's moves, and only when none of them reached beta. With
+// the full window a VCF win of five attacker moves (beyond what the
+// leaves see) is found there; with a window the moves reach, level 6
+// returns their bound without asking, and level 5, which asks first,
+// still reports the win.
+func TestFrontierVCFLast(t *testing.T) {
+	const inf = WinScore + 1
+	b := boardFrom(t, Freestyle, vcfPuzzles[0].record)
+	low := func(level int) int {
+		e := NewEngine()
+		e.opt = levelOptions(level)
+		return e.negamax(b, 1, -evalUnprovenLoss-1, -evalUnprovenLoss, 1)
+	}
+	if s := low(MaxLevel); s >= WinThreshold || s < -evalUnprovenLoss {
+		t.Errorf("level 6, a window the moves reach: score %d, want a bound above %d and no win", s, -evalUnprovenLoss)
+	}
+	if s := low(5); s < WinThreshold {
+		t.Errorf("level 5, a window the moves reach: score %d, want the VCF's win", s)
+	}
+	e := NewEngine()
+	e.opt = levelOptions(MaxLevel)
+	if s := e.negamax(b, 1, -inf, inf, 1); s < WinThreshold {
+		t.Errorf("level 6, the full window: score %d, want the VCF's win\n%v", s, b)
+	}
+}
