@@ -299,24 +299,30 @@ func BenchmarkDepthRapfiPositions(b *testing.B) {
 // deadline `engine gomocup` gives a 1000 ms move (960 ms) and reports the
 // time a search takes on average: how much of its clock level 6 uses
 // (docs/benchmarks.md, ninth session: 515 ms before the main search
-// resumed after the deep screen, 667 ms after). It depends on the
-// machine's load; run it alone.
+// resumed after the deep screen, 667 ms after), and the mean depth and
+// nodes of those searches. It depends on the machine's load; run it alone.
 func BenchmarkTimeUseRapfiPositions(b *testing.B) {
 	var used time.Duration
+	var depth, nodes uint64
 	for i := 0; i < b.N; i++ {
 		for _, rec := range rapfiPositions {
 			board := mustBoard(b, rec)
 			ctx, cancel := context.WithTimeout(context.Background(), 960*time.Millisecond)
 			start := time.Now()
-			_, err := gomoku.NewEngine().Search(ctx, board, gomoku.Limits{})
+			r, err := gomoku.NewEngine().Search(ctx, board, gomoku.Limits{})
 			used += time.Since(start)
 			cancel()
 			if err != nil {
 				b.Fatal(err)
 			}
+			depth += uint64(r.Depth)
+			nodes += r.Nodes
 		}
 	}
-	b.ReportMetric(float64(used.Milliseconds())/float64(b.N*len(rapfiPositions)), "ms/search")
+	n := float64(b.N * len(rapfiPositions))
+	b.ReportMetric(float64(used.Milliseconds())/n, "ms/search")
+	b.ReportMetric(float64(depth)/n, "depth")
+	b.ReportMetric(float64(nodes)/n, "nodes/search")
 }
 
 // BenchmarkSeed001Move is the baseline: seed article 001's depth-4 search
