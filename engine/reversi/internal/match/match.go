@@ -34,6 +34,9 @@ type EnginePlayer struct {
 	Engine *reversi.Engine
 	Limits reversi.Limits
 	Label  string // name in reports; defaults to the level
+	// Last, if not nil, receives each search's result, so that Note can
+	// describe the move in a game record.
+	Last *reversi.Result
 }
 
 // Name returns the label, or "level N".
@@ -47,7 +50,28 @@ func (e EnginePlayer) Name() string {
 // Move searches with the engine.
 func (e EnginePlayer) Move(ctx context.Context, p reversi.Position) (reversi.Square, error) {
 	r, err := e.Engine.Search(ctx, p, e.Limits)
+	if e.Last != nil {
+		*e.Last = r
+	}
 	return r.Best, err
+}
+
+// Note describes the last search (when Last is set): "d17:+2.35" for a
+// midgame search of depth 17 that scored the move +2.35 discs, "x24:+4"
+// for an exact solve at 24 empties.
+func (e EnginePlayer) Note() string {
+	if e.Last == nil {
+		return ""
+	}
+	if e.Last.Exact {
+		return fmt.Sprintf("x%d:%+d", e.Last.Depth, e.Last.Score)
+	}
+	return fmt.Sprintf("d%d:%+.2f", e.Last.Depth, float64(e.Last.Centi)/100)
+}
+
+// Noter is a Player that can describe its last move for a game record.
+type Noter interface {
+	Note() string
 }
 
 // Stats is the outcome of a match from the first player's view.
@@ -103,13 +127,22 @@ func Openings(plies, n int) [][]reversi.Square {
 // Game plays one game from the position after opening, black and white
 // choosing the moves, and returns the final score (black minus white).
 func Game(ctx context.Context, black, white Player, opening []reversi.Square) (int, error) {
+	r, err := GameRecord(ctx, black, white, opening)
+	return r.Score, err
+}
+
+// GameRecord plays one game as Game does and returns its record.
+func GameRecord(ctx context.Context, black, white Player, opening []reversi.Square) (Record, error) {
+	r := Record{Black: black.Name(), White: white.Name(), Opening: opening}
 	p, err := reversi.Replay(reversi.Start(), opening)
 	if err != nil {
-		return 0, fmt.Errorf("match: opening: %w", err)
+		return r, fmt.Errorf("match: opening: %w", err)
 	}
 	for !p.GameOver() {
 		if p.MustPass() {
 			p, _ = p.PlayPass()
+			r.Moves = append(r.Moves, reversi.Pass)
+			r.Notes = append(r.Notes, "")
 			continue
 		}
 		pl := black
@@ -118,35 +151,46 @@ func Game(ctx context.Context, black, white Player, opening []reversi.Square) (i
 		}
 		m, err := pl.Move(ctx, p)
 		if err != nil {
-			return 0, fmt.Errorf("match: %s: %w", pl.Name(), err)
+			return r, fmt.Errorf("match: %s: %w", pl.Name(), err)
 		}
 		q, err := p.Play(m)
 		if err != nil {
-			return 0, fmt.Errorf("match: %s played an illegal move: %w", pl.Name(), err)
+			return r, fmt.Errorf("match: %s played an illegal move: %w", pl.Name(), err)
 		}
+		note := ""
+		if n, ok := pl.(Noter); ok {
+			note = n.Note()
+		}
+		r.Moves = append(r.Moves, m)
+		r.Notes = append(r.Notes, note)
 		p = q
 	}
-	return p.FinalScore(), nil
+	r.Score = p.FinalScore()
+	return r, nil
 }
 
 // Play plays every opening twice, a with black then with white, and returns
-// the result from a's view. report, if not nil, is called after each game.
-func Play(ctx context.Context, a, b Player, openings [][]reversi.Square, report func(game int, st Stats)) (Stats, error) {
+// the result from a's view. report, if not nil, is called after each game
+// with the stats so far and the game's record.
+func Play(ctx context.Context, a, b Player, openings [][]reversi.Square, report func(st Stats, r Record)) (Stats, error) {
 	var st Stats
 	for _, op := range openings {
 		for _, aBlack := range []bool{true, false} {
 			var (
-				s   int
+				r   Record
 				err error
 			)
 			if aBlack {
-				s, err = Game(ctx, a, b, op)
+				r, err = GameRecord(ctx, a, b, op)
 			} else {
-				s, err = Game(ctx, b, a, op)
-				s = -s
+				r, err = GameRecord(ctx, b, a, op)
 			}
 			if err != nil {
 				return st, err
+			}
+			s := r.Score
+			if !aBlack {
+				s = -s
 			}
 			st.Games++
 			st.Discs += s
@@ -159,7 +203,7 @@ func Play(ctx context.Context, a, b Player, openings [][]reversi.Square, report 
 				st.Draws++
 			}
 			if report != nil {
-				report(st.Games, st)
+				report(st, r)
 			}
 		}
 	}

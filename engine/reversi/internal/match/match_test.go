@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -121,5 +122,60 @@ func TestSeed000TakesCorner(t *testing.T) {
 	m, err := (&Seed000{Depth: 3}).Move(context.Background(), p)
 	if err != nil || m != 0 {
 		t.Errorf("got %v %v, want a1", m, err)
+	}
+}
+
+func TestRecord(t *testing.T) {
+	last := new(reversi.Result)
+	a := EnginePlayer{Engine: reversi.NewEngine(), Limits: reversi.Limits{Level: 2, Seed: 1}, Last: last}
+	b := &Seed000{Depth: 2}
+	var recs []Record
+	st, err := Play(context.Background(), a, b, Openings(4, 2), func(_ Stats, r Record) { recs = append(recs, r) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != st.Games || st.Games != 4 {
+		t.Fatalf("%d records of %d games", len(recs), st.Games)
+	}
+	for i, r := range recs {
+		if r.Black != a.Name() && r.White != a.Name() {
+			t.Errorf("record %d: players %q and %q, neither is %q", i, r.Black, r.White, a.Name())
+		}
+		line := r.String()
+		back, err := ParseRecord(line)
+		if err != nil {
+			t.Fatalf("record %d: %v\n%s", i, err, line)
+		}
+		if back.String() != line {
+			t.Errorf("record %d read back as\n%s\nwant\n%s", i, back, line)
+		}
+		ps, err := back.Positions()
+		if err != nil || len(ps) != len(r.Moves) {
+			t.Fatalf("record %d: %d positions for %d moves (%v)", i, len(ps), len(r.Moves), err)
+		}
+		notes := 0
+		for j, m := range r.Moves {
+			mover := r.White
+			if ps[j].ToMove() == reversi.Black {
+				mover = r.Black
+			}
+			if m != reversi.Pass && mover == a.Name() {
+				if !strings.HasPrefix(r.Notes[j], "d") && !strings.HasPrefix(r.Notes[j], "x") {
+					t.Errorf("record %d move %d: note %q for the engine's move", i, j, r.Notes[j])
+				}
+				notes++
+			} else if r.Notes[j] != "" {
+				t.Errorf("record %d move %d: note %q for a move without one", i, j, r.Notes[j])
+			}
+		}
+		if notes == 0 {
+			t.Errorf("record %d: no notes from the engine", i)
+		}
+	}
+	// A record whose moves do not end the game with its score is refused.
+	r := recs[0]
+	r.Score += 2
+	if _, err := ParseRecord(r.String()); err == nil {
+		t.Error("a record with a wrong score was accepted")
 	}
 }

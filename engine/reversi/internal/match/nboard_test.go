@@ -124,7 +124,9 @@ func TestUniqueOpenings(t *testing.T) {
 // match can run as chunks: REVERSI_MATCH_GAMES=20 with 0:5, 5:10, 10:15 and
 // 15:20 plays the same 40 games as one run. The program runs in its own
 // directory (NTest reads its evaluation files from there). The report gives
-// both sides' average time per move.
+// both sides' average time per move. REVERSI_MATCH_RECORDS=PATH appends each
+// game's record to PATH, one line a game (Record.String; our moves' notes
+// give the depth and score of the search that chose them).
 //
 // REVERSI_NBOARD_EQUAL=1 plays at equal time instead of NTest's fixed depth:
 // NTest is started in its match-time mode (`ntest x m`) and each record
@@ -163,7 +165,7 @@ func TestMatchNBoard(t *testing.T) {
 	dir := path[:strings.LastIndexByte(path, '/')+1]
 	them := &NBoardPlayer{Path: path, Dir: dir, Depth: depth}
 	defer them.Close()
-	ours := &clocked{Player: EnginePlayer{Engine: reversi.NewEngine(), Limits: reversi.Limits{Level: reversi.MaxLevel}}, moveTime: moveTime}
+	ours := &clocked{Player: EnginePlayer{Engine: reversi.NewEngine(), Limits: reversi.Limits{Level: reversi.MaxLevel}, Last: new(reversi.Result)}, moveTime: moveTime}
 	if os.Getenv("REVERSI_NBOARD_EQUAL") == "1" {
 		them.Args = []string{"x", "m"}
 		them.Label = path + " at equal time"
@@ -171,10 +173,12 @@ func TestMatchNBoard(t *testing.T) {
 			return NTestClock(empties, EqualTime(ours.moves, ours.total, moves, thinking, moveTime*2/3))
 		}
 	}
+	records := recordsFile(t)
 	start := time.Now()
-	st, err := Play(context.Background(), ours, them, openings, func(g int, st Stats) {
+	st, err := Play(context.Background(), ours, them, openings, func(st Stats, r Record) {
 		m, d := them.Thinking()
-		t.Logf("game %d: %v; ours %.3f s a move, theirs %.3f s", g, st, ours.average(), d.Seconds()/float64(max(m, 1)))
+		t.Logf("game %d: %v; ours %.3f s a move, theirs %.3f s", st.Games, st, ours.average(), d.Seconds()/float64(max(m, 1)))
+		records(r)
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -183,6 +187,26 @@ func TestMatchNBoard(t *testing.T) {
 	se := 1.96 * math.Sqrt(st.Score()*(1-st.Score())/float64(st.Games))
 	t.Logf("ours (%v a move) vs %s: %v (±%.1f%%); ours %.3f s a move, theirs %.3f s; %v",
 		moveTime, them.Name(), st, 100*se, ours.average(), d.Seconds()/float64(max(m, 1)), time.Since(start).Round(time.Second))
+}
+
+// recordsFile returns a function that appends each game's record as a line
+// to the file named by REVERSI_MATCH_RECORDS, or does nothing when it is
+// not set.
+func recordsFile(t *testing.T) func(Record) {
+	path := os.Getenv("REVERSI_MATCH_RECORDS")
+	if path == "" {
+		return func(Record) {}
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return func(r Record) {
+		if _, err := fmt.Fprintln(f, r); err != nil {
+			t.Error(err)
+		}
+	}
 }
 
 // clocked gives each move of a player a fixed time and keeps the total.
@@ -201,6 +225,14 @@ func (c *clocked) Move(ctx context.Context, p reversi.Position) (reversi.Square,
 	c.moves++
 	c.total += time.Since(start)
 	return m, err
+}
+
+// Note passes on the player's note about its last move.
+func (c *clocked) Note() string {
+	if n, ok := c.Player.(Noter); ok {
+		return n.Note()
+	}
+	return ""
 }
 
 func (c *clocked) average() float64 {

@@ -39,9 +39,9 @@ func TestMatchVariants(t *testing.T) {
 	b := variant(t, os.Getenv("REVERSI_MATCH_B"), moveTime)
 	ops := UniqueOpenings(6, openingsCount(20, 20))
 	start := time.Now()
-	st, err := Play(context.Background(), a, b, ops, func(g int, st Stats) {
-		if g%10 == 0 {
-			t.Logf("game %d: %v", g, st)
+	st, err := Play(context.Background(), a, b, ops, func(st Stats, _ Record) {
+		if st.Games%10 == 0 {
+			t.Logf("game %d: %v", st.Games, st)
 		}
 	})
 	if err != nil {

@@ -2,7 +2,7 @@
 // patterns.bin): it plays and solves games to make labelled positions, and
 // fits the pattern tables to them by least squares; label relabels positions
 // by searches into tables already fitted, and check measures a table file's
-// error. Every step is seeded and deterministic. The shipped weights are
+// error. judge scores the moves of match records by deeper searches. Every step is seeded and deterministic. The shipped weights are
 // built in several rounds (gen, then fit; then label and fit again for the
 // stages of 29-44 empties); docs/reversi-engine.md gives the exact commands
 // in order, the data set and how long each step takes.
@@ -17,7 +17,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: train gen|label|fit|check [flags]")
+		fmt.Fprintln(os.Stderr, "usage: train gen|label|fit|check|judge [flags]")
 		os.Exit(2)
 	}
 	var err error
@@ -30,8 +30,10 @@ func main() {
 		err = runLabel(os.Args[2:])
 	case "check":
 		err = runCheck(os.Args[2:])
+	case "judge":
+		err = runJudge(os.Args[2:])
 	default:
-		err = fmt.Errorf("unknown command %q (want gen, label, fit or check)", os.Args[1])
+		err = fmt.Errorf("unknown command %q (want gen, label, fit, check or judge)", os.Args[1])
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "train:", err)
