@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -109,11 +111,20 @@ func (n *NBoardPlayer) await(ctx context.Context, done func(string) bool) (strin
 
 // Move sends the position and returns the engine's move.
 func (n *NBoardPlayer) Move(ctx context.Context, p reversi.Position) (reversi.Square, error) {
+	sq, _, err := n.Analyse(ctx, p)
+	return sq, err
+}
+
+// Analyse sends the position and returns the engine's move and its
+// evaluation (in discs, from the side to move's view, as NBoard engines
+// report it: "=== f5/-1.25/0.30" or "=== f5 -1.25 0.30"; NaN when the
+// answer has none, as NTest's book moves: "=== f5//0.30").
+func (n *NBoardPlayer) Analyse(ctx context.Context, p reversi.Position) (reversi.Square, float64, error) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if n.cmd == nil {
 		if err := n.start(); err != nil {
-			return reversi.NoSquare, err
+			return reversi.NoSquare, 0, err
 		}
 	}
 	// A ping first, so that nothing left from an earlier command can be
@@ -121,10 +132,10 @@ func (n *NBoardPlayer) Move(ctx context.Context, p reversi.Position) (reversi.Sq
 	n.ping++
 	pong := fmt.Sprintf("pong %d", n.ping)
 	if err := n.send(fmt.Sprintf("ping %d", n.ping)); err != nil {
-		return reversi.NoSquare, err
+		return reversi.NoSquare, 0, err
 	}
 	if _, err := n.await(ctx, func(l string) bool { return strings.TrimSpace(l) == pong }); err != nil {
-		return reversi.NoSquare, err
+		return reversi.NoSquare, 0, err
 	}
 	record := GGF(p)
 	if n.Clock != nil {
@@ -132,24 +143,33 @@ func (n *NBoardPlayer) Move(ctx context.Context, p reversi.Position) (reversi.Sq
 	}
 	start := time.Now()
 	if err := n.send("set game " + record + "\ngo"); err != nil {
-		return reversi.NoSquare, err
+		return reversi.NoSquare, 0, err
 	}
 	l, err := n.await(ctx, func(l string) bool { return strings.HasPrefix(l, "===") })
 	if err != nil {
-		return reversi.NoSquare, err
+		return reversi.NoSquare, 0, err
 	}
 	n.moves++
 	n.thinking += time.Since(start)
 	f := strings.Fields(strings.TrimPrefix(l, "==="))
 	if len(f) == 0 {
-		return reversi.NoSquare, fmt.Errorf("match: %s answered %q", n.Name(), l)
+		return reversi.NoSquare, 0, fmt.Errorf("match: %s answered %q", n.Name(), l)
 	}
-	mv := strings.ToLower(strings.SplitN(f[0], "/", 2)[0])
-	sq, err := reversi.ParseSquare(mv)
+	parts := strings.Split(f[0], "/")
+	if len(parts) == 1 {
+		parts = f
+	}
+	sq, err := reversi.ParseSquare(strings.ToLower(parts[0]))
 	if err != nil {
-		return reversi.NoSquare, fmt.Errorf("match: %s answered %q: %w", n.Name(), l, err)
+		return reversi.NoSquare, 0, fmt.Errorf("match: %s answered %q: %w", n.Name(), l, err)
 	}
-	return sq, nil
+	eval := math.NaN()
+	if len(parts) > 1 && parts[1] != "" {
+		if eval, err = strconv.ParseFloat(parts[1], 64); err != nil {
+			return reversi.NoSquare, 0, fmt.Errorf("match: %s answered %q: %w", n.Name(), l, err)
+		}
+	}
+	return sq, eval, nil
 }
 
 // Close ends the engine (quit, then closing its input).

@@ -28,7 +28,8 @@ func TestMain(m *testing.M) {
 }
 
 // fakeEngine speaks just enough NBoard: set game (a BO[] board without
-// moves, as GGF writes it), go, ping, quit.
+// moves, as GGF writes it), go (answered as NTest does, "=== move/eval/time"),
+// ping, quit.
 func fakeEngine() {
 	sc := bufio.NewScanner(os.Stdin)
 	var pos reversi.Position
@@ -50,7 +51,14 @@ func fakeEngine() {
 			}
 			pos, _ = reversi.ParsePosition(board, side)
 		case f[0] == "go":
-			fmt.Printf("=== %s 0.00 0.0\n", pos.LegalMoves()[0])
+			// The evaluation is the number of legal moves plus a half, so
+			// that a test can check it was read; none when that number is
+			// even, as NTest answers with a book move.
+			if n := len(pos.LegalMoves()); n%2 == 0 {
+				fmt.Printf("=== %s//0.0\n", pos.LegalMoves()[0])
+			} else {
+				fmt.Printf("=== %s/%.2f/0.0\n", pos.LegalMoves()[0], float64(n)+0.5)
+			}
 		case f[0] == "quit":
 			return
 		}
@@ -86,6 +94,14 @@ func TestNBoardPlayer(t *testing.T) {
 	}
 	if n, _ := fake.Thinking(); n < 20 || n != clocks {
 		t.Errorf("the fake engine answered %d moves (%d records with a clock), want a whole game's worth, each with a clock", n, clocks)
+	}
+	start := reversi.Start()
+	if sq, eval, err := fake.Analyse(context.Background(), start); err != nil || sq != start.LegalMoves()[0] || !math.IsNaN(eval) {
+		t.Errorf("Analyse(start) = %v, %v, %v; want %v without an evaluation", sq, eval, err, start.LegalMoves()[0])
+	}
+	p, _ := start.Play(start.LegalMoves()[0]) // three replies
+	if sq, eval, err := fake.Analyse(context.Background(), p); err != nil || sq != p.LegalMoves()[0] || eval != 3.5 {
+		t.Errorf("Analyse = %v, %v, %v; want %v, 3.5", sq, eval, err, p.LegalMoves()[0])
 	}
 }
 

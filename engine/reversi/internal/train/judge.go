@@ -6,7 +6,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -17,11 +19,16 @@ import (
 
 // judgeConfig says how the judge searches.
 type judgeConfig struct {
-	depth   int    // midgame depth of the judge's searches (selective, as level 10)
-	exact   int    // solve exactly at this many empties or fewer
-	lo, hi  int    // judge only the moves made at lo..hi empties
-	ours    string // a player whose name starts with this is "us"
-	workers int
+	depth  int  // midgame depth of the judge's searches (selective, as level 10)
+	exact  int  // solve exactly at this many empties or fewer
+	lo, hi int  // judge only the moves made at lo..hi empties
+	once   bool // only the first position in range of each game, and only its best move
+	// nboard, if not "", is an NBoard engine that judges the positions
+	// above exact empties instead of our own search, at nboardDepth.
+	nboard      string
+	nboardDepth int
+	ours        string // a player whose name starts with this is "us"
+	workers     int
 }
 
 // judgement is one move of a game seen by the judge: the best move's score
@@ -53,6 +60,9 @@ func runJudge(args []string) error {
 	fs.IntVar(&cfg.workers, "workers", 1, "games judged at once")
 	fs.IntVar(&cfg.lo, "min-empties", 0, "judge only moves made at this many empties or more")
 	fs.IntVar(&cfg.hi, "max-empties", 60, "judge only moves made at this many empties or fewer")
+	fs.BoolVar(&cfg.once, "once", false, "judge only the first position in range of each game, and score only its best move (the game's value there)")
+	fs.StringVar(&cfg.nboard, "nboard", "", "an NBoard engine (e.g. NTest) to judge the positions above -exact empties instead of our search: a measurement from outside")
+	fs.IntVar(&cfg.nboardDepth, "nboard-depth", 20, "the NBoard engine's depth")
 	out := fs.String("out", "", "file for one line per move (default: none)")
 	fs.Parse(args)
 	var recs []match.Record
@@ -120,9 +130,14 @@ func judge(ctx context.Context, cfg judgeConfig, recs []match.Record, log io.Wri
 		go func() {
 			defer wg.Done()
 			e := reversi.NewEngine()
+			var nb *match.NBoardPlayer
+			if cfg.nboard != "" {
+				nb = &match.NBoardPlayer{Path: cfg.nboard, Dir: filepath.Dir(cfg.nboard), Depth: cfg.nboardDepth}
+				defer nb.Close()
+			}
 			for g := range next {
 				e.Clear()
-				out[g], errs[g] = judgeGame(ctx, e, cfg, g, recs[g])
+				out[g], errs[g] = judgeGame(ctx, e, nb, cfg, g, recs[g])
 				if log != nil {
 					fmt.Fprintf(log, "judge: game %d done\n", g)
 				}
@@ -145,7 +160,7 @@ func judge(ctx context.Context, cfg judgeConfig, recs []match.Record, log io.Wri
 }
 
 // judgeGame judges the moves of one game (passes are skipped).
-func judgeGame(ctx context.Context, e *reversi.Engine, cfg judgeConfig, g int, r match.Record) ([]judgement, error) {
+func judgeGame(ctx context.Context, e *reversi.Engine, nb *match.NBoardPlayer, cfg judgeConfig, g int, r match.Record) ([]judgement, error) {
 	ps, err := r.Positions()
 	if err != nil {
 		return nil, err
@@ -160,13 +175,32 @@ func judgeGame(ctx context.Context, e *reversi.Engine, cfg judgeConfig, g int, r
 		if p.ToMove() == reversi.Black {
 			mover = r.Black
 		}
+		ours := strings.HasPrefix(mover, cfg.ours)
+		if nb != nil && p.Empties() > cfg.exact {
+			j, ok, err := judgeOutside(ctx, nb, p, m, cfg.once)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				continue // no evaluation to judge by
+			}
+			j.game, j.ply, j.ours, j.note = g, len(r.Opening)+i, ours, r.Notes[i]
+			js = append(js, j)
+			if cfg.once {
+				return js, nil
+			}
+			continue
+		}
 		lim := reversi.Limits{Level: reversi.MaxLevel, Depth: cfg.depth, EndgameEmpties: cfg.exact}
 		best, err := e.Search(ctx, p, lim)
 		if err != nil {
 			return nil, err
 		}
-		j := judgement{game: g, ply: len(r.Opening) + i, empties: p.Empties(), ours: strings.HasPrefix(mover, cfg.ours),
+		j := judgement{game: g, ply: len(r.Opening) + i, empties: p.Empties(), ours: ours,
 			played: m, best: best.Best, bestScore: centi(best), score: centi(best), exact: best.Exact, note: r.Notes[i]}
+		if cfg.once {
+			return append(js, j), nil
+		}
 		if m != best.Best {
 			// The played move alone: every other move excluded.
 			for _, x := range p.LegalMoves() {
@@ -188,6 +222,69 @@ func judgeGame(ctx context.Context, e *reversi.Engine, cfg judgeConfig, g int, r
 		js = append(js, j)
 	}
 	return js, nil
+}
+
+// judgeOutside judges the move m of p by an NBoard engine: its move and
+// evaluation of p, and unless m is that move (or once is set), its
+// evaluation of the position after m turned round (after m and a forced
+// pass, as it is; the final score if m ends the game). The played move is
+// then searched one ply deeper than the best: a small bias against moves
+// the engine would not play, the same for both sides.
+func judgeOutside(ctx context.Context, nb *match.NBoardPlayer, p reversi.Position, m reversi.Square, once bool) (judgement, bool, error) {
+	best, eval, err := nb.Analyse(ctx, p)
+	if err != nil {
+		return judgement{}, false, err
+	}
+	j := judgement{empties: p.Empties(), played: m, best: best}
+	if !math.IsNaN(eval) {
+		j.bestScore = int(math.Round(100 * eval))
+		j.score = j.bestScore
+		if once || m == best {
+			return j, true, nil
+		}
+	} else {
+		// No evaluation (NTest's book moves): the best move's own child
+		// is evaluated like the played move's.
+		if m == best {
+			return j, true, nil
+		}
+		if j.bestScore, err = afterMove(ctx, nb, p, best); err != nil || j.bestScore == noScore {
+			return j, false, err
+		}
+	}
+	if j.score, err = afterMove(ctx, nb, p, m); err != nil || j.score == noScore {
+		return j, false, err
+	}
+	j.bestScore = max(j.bestScore, j.score)
+	return j, true, nil
+}
+
+// noScore marks a position the NBoard engine gave no evaluation of.
+const noScore = math.MinInt32
+
+// afterMove is the NBoard engine's evaluation of the position after m,
+// from the view of the side that played it, in hundredths of a disc.
+func afterMove(ctx context.Context, nb *match.NBoardPlayer, p reversi.Position, m reversi.Square) (int, error) {
+	q, err := p.Play(m)
+	if err != nil {
+		return 0, err
+	}
+	sign := -1
+	switch {
+	case q.GameOver():
+		if p.ToMove() == reversi.White {
+			return -100 * q.FinalScore(), nil
+		}
+		return 100 * q.FinalScore(), nil
+	case q.MustPass():
+		q, _ = q.PlayPass()
+		sign = 1
+	}
+	_, v, err := nb.Analyse(ctx, q)
+	if err != nil || math.IsNaN(v) {
+		return noScore, err
+	}
+	return sign * int(math.Round(100*v)), nil
 }
 
 // centi is a result's score in hundredths of a disc.
