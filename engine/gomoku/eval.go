@@ -48,5 +48,47 @@ func (e *Engine) eval(b *Board) int {
 			s -= w.oppThree2
 		}
 	}
-	return s
+	return s + int(w.situation[situationOf(cm, renjuBlack)][situationOf(co, b.rule == Renju && opp == Black)])
+}
+
+// Situations: what one side has among its empty points, from nothing to
+// an open four; the evaluation adds a fitted value per pair of the two
+// sides' situations (evalWeights.situation), on top of the threat terms.
+const (
+	sitNone         = iota // no three or four point
+	sitThree               // one open-three point
+	sitThrees              // two or more
+	sitFour                // four points, no open-three point
+	sitFourAndThree        // four points and open-three points (not on one point)
+	sitThree2              // a double-three point, no four point
+	sitThree2Four          // a double-three point and four points
+	sitFourThree           // a four-three point
+	sitFlex4               // an open-four (or double-four) point
+	numSituations
+)
+
+// situationOf is a side's situation from its class counts; a double
+// three does not count for renju's black (it is forbidden).
+func situationOf(n *[numThreats]int16, renjuBlack bool) int {
+	four := n[tFour] > 0
+	switch {
+	case n[tFlex4] > 0:
+		return sitFlex4
+	case n[tFourThree] > 0:
+		return sitFourThree
+	case n[tThree2] > 0 && !renjuBlack:
+		if four {
+			return sitThree2Four
+		}
+		return sitThree2
+	case four && n[tThree] > 0:
+		return sitFourAndThree
+	case four:
+		return sitFour
+	case n[tThree] > 1:
+		return sitThrees
+	case n[tThree] == 1:
+		return sitThree
+	}
+	return sitNone
 }

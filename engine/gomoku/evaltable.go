@@ -51,6 +51,9 @@ type evalWeights struct {
 	moverFourThree, moverThree2 int
 	oppOpenThree, oppFourThree  int
 	oppThree2, tempo            int
+	// situation is added for the two sides' threats together, indexed
+	// by the side to move's situation and the other side's (eval.go).
+	situation [numSituations][numSituations]int32
 }
 
 // evalTermNames name the threat terms in evaltable.txt, in the order of
@@ -128,7 +131,9 @@ func comboName(c int) string {
 
 // parseEvalTable reads the table: '#' comments, a line "term <name>
 // <value>" per threat term and "combo <four patterns> <to-move value>
-// <moved value>" per combination; every one must be present.
+// <moved value>" per combination, every one of them present, and lines
+// "situation <mover's> <other's> <value>" (situations by number; one
+// left out is 0).
 func parseEvalTable(text string) (*evalWeights, error) {
 	w := &evalWeights{}
 	byName := make(map[string]int, numCombos)
@@ -159,6 +164,14 @@ func parseEvalTable(text string) (*evalWeights, error) {
 				return nil, fmt.Errorf("gomoku: eval table line %d: bad combination %q", n+1, line)
 			}
 			w.combo[roleToMove][c], w.combo[roleMoved][c], seenCombo[c] = int32(v0), int32(v1), true
+		case f[0] == "situation" && len(f) == 4:
+			m, err0 := strconv.Atoi(f[1])
+			o, err1 := strconv.Atoi(f[2])
+			v, err2 := strconv.Atoi(f[3])
+			if err0 != nil || err1 != nil || err2 != nil || m < 0 || m >= numSituations || o < 0 || o >= numSituations {
+				return nil, fmt.Errorf("gomoku: eval table line %d: bad situation %q", n+1, line)
+			}
+			w.situation[m][o] = int32(v)
 		default:
 			return nil, fmt.Errorf("gomoku: eval table line %d: unknown line %q", n+1, line)
 		}

@@ -60,6 +60,8 @@ func TestEvalTableErrors(t *testing.T) {
 		{"unsorted", good + "combo B1 F5 F5 F5 1 2\n", "bad combination"},
 		{"one value", good + "combo F5 F5 F5 F5 1\n", "unknown line"},
 		{"junk", good + "hello\n", "unknown line"},
+		{"situation out of range", good + "situation 9 0 5\n", "bad situation"},
+		{"situation not a number", good + "situation 1 x 5\n", "bad situation"},
 	} {
 		_, err := parseEvalTable(tc.text)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -85,4 +87,35 @@ func FuzzParseEvalTable(f *testing.F) {
 			t.Fatalf("round trip: %v", err)
 		}
 	})
+}
+
+// TestSituationOf checks the situations read from a side's class counts.
+func TestSituationOf(t *testing.T) {
+	counts := func(pairs ...int) *[numThreats]int16 {
+		var n [numThreats]int16
+		for i := 0; i < len(pairs); i += 2 {
+			n[pairs[i]] = int16(pairs[i+1])
+		}
+		return &n
+	}
+	for _, tc := range []struct {
+		n          *[numThreats]int16
+		renjuBlack bool
+		want       int
+	}{
+		{counts(int(tTwo), 9), false, sitNone},
+		{counts(int(tThree), 1), false, sitThree},
+		{counts(int(tThree), 4), false, sitThrees},
+		{counts(int(tFour), 2), false, sitFour},
+		{counts(int(tFour), 1, int(tThree), 3), false, sitFourAndThree},
+		{counts(int(tThree2), 1, int(tThree), 3), false, sitThree2},
+		{counts(int(tThree2), 1, int(tFour), 1), false, sitThree2Four},
+		{counts(int(tThree2), 1, int(tThree), 3), true, sitThrees}, // renju black: the double three is forbidden
+		{counts(int(tFourThree), 1, int(tThree2), 1), false, sitFourThree},
+		{counts(int(tFlex4), 1, int(tFourThree), 1), false, sitFlex4},
+	} {
+		if got := situationOf(tc.n, tc.renjuBlack); got != tc.want {
+			t.Errorf("%v (renju black %v): situation %d, want %d", *tc.n, tc.renjuBlack, got, tc.want)
+		}
+	}
 }

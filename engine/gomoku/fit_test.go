@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
+	"maps"
 	"math"
 	"math/rand"
 	"os"
@@ -46,8 +47,13 @@ import (
 // fitWeights and the parameters before it):
 //
 //	GOMOKU_FIT=labels.txt[,...] [GOMOKU_FIT_L2=1e-8,1e-7,1e-6] [GOMOKU_FIT_L2_PARTS=1e-10] \
-//	  [GOMOKU_FIT_ITERS=2000] [GOMOKU_FIT_OUT=engine/gomoku/evaltable.txt] \
-//	  go test -run TestFitEval -v ./engine/gomoku
+//	  [GOMOKU_FIT_L2_SIT=-1] [GOMOKU_FIT_FROM=embedded] [GOMOKU_FIT_ITERS=2000] \
+//	  [GOMOKU_FIT_OUT=engine/gomoku/evaltable.txt] go test -run TestFitEval -v ./engine/gomoku
+//
+// The situation values (eval.go: one per pair of the two sides'
+// situations) are fitted only when GOMOKU_FIT_L2_SIT, their
+// regularisation towards 0, is not negative; with GOMOKU_FIT_FROM=embedded
+// they are fitted alone, on top of the embedded table.
 //
 // K is the scale at which the labels' scores predict the games' results
 // best (P(win) = sigmoid(score/K)), so the fitted values are in the units
@@ -93,11 +99,22 @@ func formatEvalTable(w *evalWeights, header []string) string {
 	for c := range numCombos {
 		fmt.Fprintf(&sb, "combo %s %d %d\n", comboName(c), w.combo[roleToMove][c], w.combo[roleMoved][c])
 	}
+	for m := range numSituations {
+		for o := range numSituations {
+			if v := w.situation[m][o]; v != 0 {
+				fmt.Fprintf(&sb, "situation %d %d %d\n", m, o, v)
+			}
+		}
+	}
 	return sb.String()
 }
 
-// numFitFeatures: the combinations for each role, then the threat terms.
-const numFitFeatures = 2*numCombos + 6
+// numFitFeatures: the combinations for each role, the threat terms, then
+// the situation pairs.
+const (
+	fitSituationFeatures = 2*numCombos + 6
+	numFitFeatures       = fitSituationFeatures + numSituations*numSituations
+)
 
 // fitVector flattens w in feature order.
 func fitVector(w *evalWeights) []float64 {
@@ -109,6 +126,11 @@ func fitVector(w *evalWeights) []float64 {
 	}
 	for _, p := range w.terms() {
 		v = append(v, float64(*p))
+	}
+	for m := range numSituations {
+		for o := range numSituations {
+			v = append(v, float64(w.situation[m][o]))
+		}
 	}
 	return v
 }
@@ -123,6 +145,11 @@ func weightsOf(v []float64) *evalWeights {
 	}
 	for i, p := range w.terms() {
 		*p = int(math.Round(v[2*numCombos+i]))
+	}
+	for m := range numSituations {
+		for o := range numSituations {
+			w.situation[m][o] = int32(math.Round(v[fitSituationFeatures+m*numSituations+o]))
+		}
 	}
 	return w
 }
@@ -176,6 +203,9 @@ func fitFeatures(b *Board) []feature {
 		}
 	}
 	term(5, 1)
+	sm := situationOf(cm, b.rule == Renju && me == Black)
+	so := situationOf(co, b.rule == Renju && opp == Black)
+	counts[int32(fitSituationFeatures+sm*numSituations+so)] = 1
 	out := make([]feature, 0, len(counts))
 	for i, v := range counts {
 		if v != 0 {
@@ -447,11 +477,12 @@ func meanLoss(samples []fitSample, v []float64, K float64, held bool) float64 {
 // residuals (per role and combination), the pattern values (per role and
 // pattern), the class bonuses (per role and class), the threat terms.
 const (
-	fitResiduals = 0
-	fitPatterns  = fitResiduals + 2*numCombos
-	fitClasses   = fitPatterns + 2*int(numPatterns)
-	fitTerms     = fitClasses + 2*int(numThreats)
-	fitParams    = fitTerms + 6
+	fitResiduals  = 0
+	fitPatterns   = fitResiduals + 2*numCombos
+	fitClasses    = fitPatterns + 2*int(numPatterns)
+	fitTerms      = fitClasses + 2*int(numThreats)
+	fitSituations = fitTerms + 6
+	fitParams     = fitSituations + numSituations*numSituations
 )
 
 // comboClass is each combination's threat class.
@@ -480,6 +511,27 @@ func priorParams() []float64 {
 	}
 	for i, v := range h.terms() {
 		p[fitTerms+i] = float64(*v)
+	}
+	return p
+}
+
+// paramsOf is w as model parameters on the hand-set patterns' and
+// classes' values: each combination's residual is what w adds to them.
+func paramsOf(w *evalWeights) []float64 {
+	p := priorParams()
+	h := handSetWeights()
+	for r := range 2 {
+		for c := range numCombos {
+			p[fitResiduals+r*numCombos+c] = float64(w.combo[r][c] - h.combo[r][c])
+		}
+	}
+	for i, v := range w.terms() {
+		p[fitTerms+i] = float64(*v)
+	}
+	for m := range numSituations {
+		for o := range numSituations {
+			p[fitSituations+m*numSituations+o] = float64(w.situation[m][o])
+		}
 	}
 	return p
 }
@@ -521,12 +573,14 @@ func fold(g []float64) []float64 {
 
 // fitWeights minimises the mean log loss on the training samples plus an
 // L2 penalty on the change from the prior parameters (l2 on the
-// residuals, l2Parts on the rest) with Adam: the features' scales differ
+// residuals, l2Sit on the situation values, which a negative l2Sit
+// keeps at their prior, l2Parts on the rest; with onlySit, nothing but
+// the situation values moves) with Adam: the features' scales differ
 // by two orders of magnitude (the empty points that make nothing are
 // counted by the hundred, a four-three once), and Adam's per-parameter
 // steps, in evaluation units, need no tuning for that. It returns the
 // weights in feature order.
-func fitWeights(samples []fitSample, prior []float64, K, l2, l2Parts float64, iters int) []float64 {
+func fitWeights(samples []fitSample, prior []float64, K, l2, l2Parts, l2Sit float64, onlySit bool, iters int) []float64 {
 	const (
 		rate         = 2.0 // evaluation units per step, at most
 		beta1, beta2 = 0.9, 0.999
@@ -558,7 +612,15 @@ func fitWeights(samples []fitSample, prior []float64, K, l2, l2Parts float64, it
 		c2 := 1 - math.Pow(beta2, float64(it))
 		for j := range p {
 			reg := l2Parts
-			if j < fitPatterns {
+			switch {
+			case j >= fitSituations:
+				if l2Sit < 0 {
+					continue // the situation values stay at their prior
+				}
+				reg = l2Sit
+			case onlySit:
+				continue // the table stays, only the situation values move
+			case j < fitPatterns:
 				reg = l2
 			}
 			g := gp[j]/float64(n) + 2*reg*(p[j]-prior[j])
@@ -585,19 +647,27 @@ func TestFitEval(t *testing.T) {
 	t.Logf("%d positions, %d of them held out", len(samples), held)
 	K := fitScale(samples)
 	prior := priorParams()
+	onlySit := os.Getenv("GOMOKU_FIT_FROM") == "embedded"
+	if onlySit {
+		prior = paramsOf(evalW) // fit the situation values on top of the embedded table
+	}
 	hand := fitVector(handSetWeights())
 	handLoss := meanLoss(samples, hand, K, true)
 	t.Logf("K = %.0f; hand-set values: log loss %.4f on the training positions, %.4f held out (the labels' own entropy %.4f)",
 		K, meanLoss(samples, hand, K, false), handLoss, labelEntropy(samples, K))
+	t.Logf("the embedded table: log loss %.4f on the training positions, %.4f held out",
+		meanLoss(samples, fitVector(evalW), K, false), meanLoss(samples, fitVector(evalW), K, true))
 	l2s := envFloats(t, "GOMOKU_FIT_L2", []float64{1e-8, 1e-7, 1e-6})
 	l2Parts := envFloats(t, "GOMOKU_FIT_L2_PARTS", []float64{1e-10})[0]
+	l2Sit := envFloats(t, "GOMOKU_FIT_L2_SIT", []float64{-1})[0]
 	iters := int(envUint(t, "GOMOKU_FIT_ITERS", 2000))
 	var best []float64
 	bestLoss, bestL2 := handLoss, 0.0
 	for _, l2 := range l2s {
-		v := fitWeights(samples, prior, K, l2, l2Parts, iters)
+		v := fitWeights(samples, prior, K, l2, l2Parts, l2Sit, onlySit, iters)
 		h := meanLoss(samples, v, K, true)
 		t.Logf("l2 %g: log loss %.4f on the training positions, %.4f held out", l2, meanLoss(samples, v, K, false), h)
+		logBuckets(t, samples, K, map[string][]float64{"embedded": fitVector(evalW), "fitted": v})
 		if h < bestLoss {
 			best, bestLoss, bestL2 = v, h, l2
 		}
@@ -615,13 +685,40 @@ func TestFitEval(t *testing.T) {
 			"The evaluation's values (evaltable.go): per threat term, and per combination",
 			"of a point's four line patterns its value for the side to move and for the",
 			"side that has just moved. Written by TestFitEval (fit_test.go):",
-			fmt.Sprintf("GOMOKU_FIT=<labels> GOMOKU_FIT_L2=%g GOMOKU_FIT_L2_PARTS=%g GOMOKU_FIT_ITERS=%d", bestL2, l2Parts, iters),
+			fmt.Sprintf("GOMOKU_FIT=<labels> GOMOKU_FIT_L2=%g GOMOKU_FIT_L2_PARTS=%g GOMOKU_FIT_L2_SIT=%g GOMOKU_FIT_ITERS=%d", bestL2, l2Parts, l2Sit, iters),
 			fmt.Sprintf("%d labelled positions (%d held out), K %.0f, held-out log loss %.4f (hand-set %.4f).",
 				len(samples), held, K, bestLoss, handLoss),
 		}
 		if err := os.WriteFile(out, []byte(formatEvalTable(w, header)), 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// logBuckets logs the held-out log loss of each set of weights by the
+// size of the label's score: quiet positions, tactical ones, proofs.
+func logBuckets(t *testing.T, samples []fitSample, K float64, weights map[string][]float64) {
+	bounds := []float64{500, 2000, WinThreshold, math.Inf(1)}
+	for _, name := range slices.Sorted(maps.Keys(weights)) {
+		v := weights[name]
+		loss := make([]float64, len(bounds))
+		n := make([]int, len(bounds))
+		for _, s := range samples {
+			if !s.held {
+				continue
+			}
+			i := 0
+			for math.Abs(s.score) >= bounds[i] {
+				i++
+			}
+			loss[i] += logLoss(dot(s.f, v)/K, sigmoid(clampScore(s.score)/K))
+			n[i]++
+		}
+		line := name + ", held-out log loss by |score| (<500, <2000, <proof, proof):"
+		for i := range bounds {
+			line += fmt.Sprintf(" %.3f (%d)", loss[i]/float64(max(n[i], 1)), n[i])
+		}
+		t.Log(line)
 	}
 }
 
@@ -690,5 +787,15 @@ func TestFitFeatures(t *testing.T) {
 			}
 			b.play(moves[rng.Intn(len(moves))])
 		}
+	}
+}
+
+// TestFitParamsOf checks that the embedded table, as model parameters,
+// expands back to its own values.
+func TestFitParamsOf(t *testing.T) {
+	w := *evalW
+	w.situation[sitFourThree][sitThree] = 123 // a situation value is carried too
+	if got := weightsOf(expand(paramsOf(&w))); *got != w {
+		t.Fatal("the table's parameters expand to other values")
 	}
 }
