@@ -179,3 +179,36 @@ func TestRecord(t *testing.T) {
 		t.Error("a record with a wrong score was accepted")
 	}
 }
+
+// FuzzParseRecord: any line ParseRecord accepts writes back to a line it
+// reads again as the same record, and replays to a position per move;
+// anything else gets an error, never a panic.
+func FuzzParseRecord(f *testing.F) {
+	f.Add("level 1\tseed000\td3c3b3b2\tc4a3f5f6e6f7b4a5c5c6b6a6a4f3e3f2d2c1c7d8d7c2d6g6b5c8e8f8e7f4g5h6g2g3a1h1a2g4a7b7g8h8h2h3a8g7b8pah5h4b1pad1pah7pae2e1g1f1\t16\td1:+14.96 - d1:+10.43 - d1:+15.55 - d1:+23.97 - d1:+24.08 - d1:+26.85 - d1:+30.06 - d1:+36.77 - d1:+45.82 - d1:+42.88 - d1:+44.69 - d1:+52.03 - d1:+60.35 - d1:+57.47 - d1:+61.69 - d1:+56.33 - d1:+46.49 - d1:+45.55 - d1:+42.51 - d1:+45.38 - d1:+30.87 - d1:+23.03 - d1:+20.13 - d1:+39.82 - d1:+36.69 - d1:+39.26 - d1:+34.61 - d1:+32.08 - d1:+24.91 - d1:+19.82 -")
+	f.Add("seed000\tlevel 1\td3c3b3b2\tc4b4a1b1c1d2a3c5d1c2a4a5a6e2f1f2e1b5g3a2b6f3f6h3h4e6e3h5c6f4f7h2f5g2h1g4h6d6c7g1pag5g6g8f8h7h8e8d8g7d7e7paa7a8b8c8b7\t0\t- d1:-19.05 - d1:-12.49 - d1:-30.55 - d1:-11.04 - d1:-9.73 - d1:-22.97 - d1:-25.96 - d1:-15.77 - d1:-18.34 - d1:-15.47 - d1:-8.44 - d1:+6.33 - d1:+3.06 - d1:+2.63 - d1:+9.48 - d1:+15.02 - d1:+17.18 - d1:+9.93 - d1:+6.08 - d1:+13.95 - d1:+13.39 - d1:+9.08 - d1:+0.03 - d1:+1.07 - d1:+6.32 - d1:+5.35 - d1:-1.37 - d1:-5.41 - d1:+0.00\r\n")
+	f.Add("a\tb\tf5\td6\t0\t-")          // the game is not over
+	f.Add("a\tb\t\t\t0\t")               // no moves at all
+	f.Add("a\tb\tf5d6\tzz\t0\t-")        // a move that is no square
+	f.Add("a\tb\tf5\tf5\t0\t-")          // an illegal move
+	f.Add("a\tb\tf5\td6\tx\t-")          // a score that is no number
+	f.Add("a\tb\tf5\td6\t0")             // five fields
+	f.Add("a\tb\tf5\td6\t0\t- -\textra") // seven fields
+	f.Fuzz(func(t *testing.T, line string) {
+		r, err := ParseRecord(line)
+		if err != nil {
+			return
+		}
+		out := r.String()
+		back, err := ParseRecord(out)
+		if err != nil {
+			t.Fatalf("%q parsed, but its record %q did not: %v", line, out, err)
+		}
+		if back.String() != out {
+			t.Fatalf("record %q read back as %q", out, back.String())
+		}
+		ps, err := back.Positions()
+		if err != nil || len(ps) != len(back.Moves) {
+			t.Fatalf("record %q: %d positions for %d moves (%v)", out, len(ps), len(back.Moves), err)
+		}
+	})
+}

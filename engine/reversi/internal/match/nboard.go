@@ -151,9 +151,20 @@ func (n *NBoardPlayer) Analyse(ctx context.Context, p reversi.Position) (reversi
 	}
 	n.moves++
 	n.thinking += time.Since(start)
+	sq, eval, err := parseMoveAnswer(l)
+	if err != nil {
+		return reversi.NoSquare, 0, fmt.Errorf("match: %s: %w", n.Name(), err)
+	}
+	return sq, eval, nil
+}
+
+// parseMoveAnswer reads an NBoard engine's answer to "go": "=== f5/-1.25/0.30"
+// or "=== f5 -1.25 0.30" (the move, its evaluation in discs, the time), the
+// evaluation NaN when it is missing ("=== f5//0.30", NTest's book moves).
+func parseMoveAnswer(l string) (reversi.Square, float64, error) {
 	f := strings.Fields(strings.TrimPrefix(l, "==="))
 	if len(f) == 0 {
-		return reversi.NoSquare, 0, fmt.Errorf("match: %s answered %q", n.Name(), l)
+		return reversi.NoSquare, 0, fmt.Errorf("answered %q: no move", l)
 	}
 	parts := strings.Split(f[0], "/")
 	if len(parts) == 1 {
@@ -161,12 +172,12 @@ func (n *NBoardPlayer) Analyse(ctx context.Context, p reversi.Position) (reversi
 	}
 	sq, err := reversi.ParseSquare(strings.ToLower(parts[0]))
 	if err != nil {
-		return reversi.NoSquare, 0, fmt.Errorf("match: %s answered %q: %w", n.Name(), l, err)
+		return reversi.NoSquare, 0, fmt.Errorf("answered %q: %w", l, err)
 	}
 	eval := math.NaN()
 	if len(parts) > 1 && parts[1] != "" {
 		if eval, err = strconv.ParseFloat(parts[1], 64); err != nil {
-			return reversi.NoSquare, 0, fmt.Errorf("match: %s answered %q: %w", n.Name(), l, err)
+			return reversi.NoSquare, 0, fmt.Errorf("answered %q: %w", l, err)
 		}
 	}
 	return sq, eval, nil

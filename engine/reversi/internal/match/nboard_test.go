@@ -306,3 +306,45 @@ func TestEqualTime(t *testing.T) {
 		}
 	}
 }
+
+func TestParseMoveAnswer(t *testing.T) {
+	for _, c := range []struct {
+		line string
+		sq   reversi.Square
+		eval float64 // NaN: none
+		bad  bool
+	}{
+		{line: "=== f5/-1.25/0.30", sq: 37, eval: -1.25},
+		{line: "=== F5 2.5 0.1", sq: 37, eval: 2.5},
+		{line: "=== d3//0.30", sq: 19, eval: math.NaN()},
+		{line: "=== a1", sq: 0, eval: math.NaN()},
+		{line: "=== PA/0/0", sq: reversi.Pass, eval: 0},
+		{line: "===", bad: true},
+		{line: "=== i9/0/0", bad: true},
+		{line: "=== f5/x/0", bad: true},
+	} {
+		sq, eval, err := parseMoveAnswer(c.line)
+		switch {
+		case c.bad && err == nil:
+			t.Errorf("%q: accepted as %v %v", c.line, sq, eval)
+		case !c.bad && err != nil:
+			t.Errorf("%q: %v", c.line, err)
+		case !c.bad && (sq != c.sq || math.IsNaN(eval) != math.IsNaN(c.eval) || !math.IsNaN(c.eval) && eval != c.eval):
+			t.Errorf("%q: %v %v, want %v %v", c.line, sq, eval, c.sq, c.eval)
+		}
+	}
+}
+
+// FuzzParseMoveAnswer: an answer is read as a square on the board or a
+// pass, or refused with an error; never a panic.
+func FuzzParseMoveAnswer(f *testing.F) {
+	for _, s := range []string{"=== f5/-1.25/0.30", "=== f5 -1.25 0.30", "=== d3//0.30", "===", "=== pa", "=== f5/1e999/0"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		sq, _, err := parseMoveAnswer(line)
+		if err == nil && sq != reversi.Pass && (sq < 0 || sq > 63) {
+			t.Fatalf("%q: square %d", line, sq)
+		}
+	})
+}
