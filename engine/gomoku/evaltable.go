@@ -129,6 +129,24 @@ func comboName(c int) string {
 	return patternNames[p[0]] + " " + patternNames[p[1]] + " " + patternNames[p[2]] + " " + patternNames[p[3]]
 }
 
+// maxEvalValue bounds every value of the table: the board sums at most 225
+// of them per colour, so totals stay far from int32 overflow, and a fitted
+// value is a few thousand at most.
+const maxEvalValue = 100_000
+
+// parseEvalValue reads one value of the table, refusing one beyond
+// ±maxEvalValue.
+func parseEvalValue(s string) (int32, error) {
+	v, err := strconv.ParseInt(s, 10, 32)
+	if err != nil {
+		return 0, err
+	}
+	if v < -maxEvalValue || v > maxEvalValue {
+		return 0, fmt.Errorf("value %d beyond ±%d", v, maxEvalValue)
+	}
+	return int32(v), nil
+}
+
 // parseEvalTable reads the table: '#' comments, a line "term <name>
 // <value>" per threat term and "combo <four patterns> <to-move value>
 // <moved value>" per combination, every one of them present, and lines
@@ -150,28 +168,28 @@ func parseEvalTable(text string) (*evalWeights, error) {
 		}
 		switch {
 		case f[0] == "term" && len(f) == 3:
-			v, err := strconv.Atoi(f[2])
+			v, err := parseEvalValue(f[2])
 			i := slices.Index(evalTermNames, f[1])
 			if err != nil || i < 0 {
 				return nil, fmt.Errorf("gomoku: eval table line %d: bad term %q", n+1, line)
 			}
-			*terms[i], seenTerm[i] = v, true
+			*terms[i], seenTerm[i] = int(v), true
 		case f[0] == "combo" && len(f) == 7:
 			c, ok := byName[strings.Join(f[1:5], " ")]
-			v0, err0 := strconv.Atoi(f[5])
-			v1, err1 := strconv.Atoi(f[6])
+			v0, err0 := parseEvalValue(f[5])
+			v1, err1 := parseEvalValue(f[6])
 			if !ok || err0 != nil || err1 != nil {
 				return nil, fmt.Errorf("gomoku: eval table line %d: bad combination %q", n+1, line)
 			}
-			w.combo[roleToMove][c], w.combo[roleMoved][c], seenCombo[c] = int32(v0), int32(v1), true
+			w.combo[roleToMove][c], w.combo[roleMoved][c], seenCombo[c] = v0, v1, true
 		case f[0] == "situation" && len(f) == 4:
 			m, err0 := strconv.Atoi(f[1])
 			o, err1 := strconv.Atoi(f[2])
-			v, err2 := strconv.Atoi(f[3])
+			v, err2 := parseEvalValue(f[3])
 			if err0 != nil || err1 != nil || err2 != nil || m < 0 || m >= numSituations || o < 0 || o >= numSituations {
 				return nil, fmt.Errorf("gomoku: eval table line %d: bad situation %q", n+1, line)
 			}
-			w.situation[m][o] = int32(v)
+			w.situation[m][o] = v
 		default:
 			return nil, fmt.Errorf("gomoku: eval table line %d: unknown line %q", n+1, line)
 		}

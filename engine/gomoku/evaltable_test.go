@@ -62,6 +62,9 @@ func TestEvalTableErrors(t *testing.T) {
 		{"junk", good + "hello\n", "unknown line"},
 		{"situation out of range", good + "situation 9 0 5\n", "bad situation"},
 		{"situation not a number", good + "situation 1 x 5\n", "bad situation"},
+		{"situation too large", good + "situation 1 1 100001\n", "bad situation"},
+		{"situation beyond int32", good + "situation 1 1 4294967296\n", "bad situation"},
+		{"term too large", good + "term tempo -100001\n", "bad term"},
 	} {
 		_, err := parseEvalTable(tc.text)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
