@@ -202,24 +202,34 @@ func (k *gameKind) evaluate(ctx context.Context, g position) (judgement, error) 
 // it takes from the other, so it cancels), and subtracted from each estimate, so that the
 // scores of successive plies are comparable. Proven scores stay as they are.
 func (k *gameKind) graph(judged []judgement) []int {
-	out := make([]int, len(judged))
 	var movers [2][]int // mover's-view estimates, by side to move
 	for i, j := range judged {
-		out[i] = j.score
 		if i > 0 && !j.proven {
 			movers[j.toMove.Index()] = append(movers[j.toMove.Index()], moverView(j))
 		}
 	}
 	if !k.tempo || len(movers[0]) == 0 || len(movers[1]) == 0 {
+		out := make([]int, len(judged))
+		for i, j := range judged {
+			out[i] = j.score
+		}
 		return out
 	}
 	median := func(v []int) int {
 		slices.Sort(v)
 		return v[len(v)/2]
 	}
-	tempo := (median(movers[0]) + median(movers[1])) / 2
+	return k.withoutInitiative(judged, (median(movers[0])+median(movers[1]))/2)
+}
+
+// withoutInitiative is the series with the mover's initiative, tempo in the
+// mover's view, taken out of every judgement after the start; proven scores
+// stay as they are, and the rest stay short of a proof.
+func (k *gameKind) withoutInitiative(judged []judgement, tempo int) []int {
+	out := make([]int, len(judged))
 	win := k.info.WinScore
 	for i, j := range judged {
+		out[i] = j.score
 		if j.proven || i == 0 {
 			continue
 		}

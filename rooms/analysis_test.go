@@ -74,7 +74,7 @@ func TestGomokuGraphIsSmooth(t *testing.T) {
 		"the graph's zigzag is a fraction of the raw one")
 	best := zigzag(raw)
 	for tempo := -2000; tempo <= 2000; tempo += 10 {
-		best = min(best, zigzag(withTempo(judged, tempo)))
+		best = min(best, zigzag(gomokuKind.withoutInitiative(judged, tempo)))
 	}
 	t.Logf("the best constant initiative leaves a zigzag of %d", best)
 	require.LessOrEqual(t, zigzag(smooth), best*6/5,
@@ -83,22 +83,6 @@ func TestGomokuGraphIsSmooth(t *testing.T) {
 	// Reversi scores are left as they are.
 	rev := []judgement{{score: 0, toMove: Black}, {score: 3, toMove: White}, {score: -1, toMove: Black}, {score: 2, toMove: White}}
 	require.Equal(t, []int{0, 3, -1, 2}, reversiKind.graph(rev))
-}
-
-// withTempo is the series with a given initiative taken out of every judgement after
-// the start, as the graph does with its estimate.
-func withTempo(judged []judgement, tempo int) []int {
-	out := make([]int, len(judged))
-	for i, j := range judged {
-		out[i] = j.score
-		if i > 0 {
-			out[i] = moverView(j) - tempo
-			if j.toMove == White {
-				out[i] = -out[i]
-			}
-		}
-	}
-	return out
 }
 
 func TestGraphKeepsProofs(t *testing.T) {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
-	"maps"
 	"math"
 	"math/rand"
 	"os"
@@ -655,8 +654,10 @@ func TestFitEval(t *testing.T) {
 	handLoss := meanLoss(samples, hand, K, true)
 	t.Logf("K = %.0f; hand-set values: log loss %.4f on the training positions, %.4f held out (the labels' own entropy %.4f)",
 		K, meanLoss(samples, hand, K, false), handLoss, labelEntropy(samples, K))
+	embedded := fitVector(evalW)
 	t.Logf("the embedded table: log loss %.4f on the training positions, %.4f held out",
-		meanLoss(samples, fitVector(evalW), K, false), meanLoss(samples, fitVector(evalW), K, true))
+		meanLoss(samples, embedded, K, false), meanLoss(samples, embedded, K, true))
+	logBuckets(t, samples, K, "embedded", embedded)
 	l2s := envFloats(t, "GOMOKU_FIT_L2", []float64{1e-8, 1e-7, 1e-6})
 	l2Parts := envFloats(t, "GOMOKU_FIT_L2_PARTS", []float64{1e-10})[0]
 	l2Sit := envFloats(t, "GOMOKU_FIT_L2_SIT", []float64{-1})[0]
@@ -667,7 +668,7 @@ func TestFitEval(t *testing.T) {
 		v := fitWeights(samples, prior, K, l2, l2Parts, l2Sit, onlySit, iters)
 		h := meanLoss(samples, v, K, true)
 		t.Logf("l2 %g: log loss %.4f on the training positions, %.4f held out", l2, meanLoss(samples, v, K, false), h)
-		logBuckets(t, samples, K, map[string][]float64{"embedded": fitVector(evalW), "fitted": v})
+		logBuckets(t, samples, K, "fitted", v)
 		if h < bestLoss {
 			best, bestLoss, bestL2 = v, h, l2
 		}
@@ -684,7 +685,9 @@ func TestFitEval(t *testing.T) {
 		header := []string{
 			"The evaluation's values (evaltable.go): per threat term, and per combination",
 			"of a point's four line patterns its value for the side to move and for the",
-			"side that has just moved. Written by TestFitEval (fit_test.go):",
+			"side that has just moved; per pair of the two sides' situations (side to",
+			"move's, other side's) a value added to the score, a pair left out is 0.",
+			"Written by TestFitEval (fit_test.go):",
 			fmt.Sprintf("GOMOKU_FIT=<labels> GOMOKU_FIT_L2=%g GOMOKU_FIT_L2_PARTS=%g GOMOKU_FIT_L2_SIT=%g GOMOKU_FIT_ITERS=%d", bestL2, l2Parts, l2Sit, iters),
 			fmt.Sprintf("%d labelled positions (%d held out), K %.0f, held-out log loss %.4f (hand-set %.4f).",
 				len(samples), held, K, bestLoss, handLoss),
@@ -695,31 +698,28 @@ func TestFitEval(t *testing.T) {
 	}
 }
 
-// logBuckets logs the held-out log loss of each set of weights by the
-// size of the label's score: quiet positions, tactical ones, proofs.
-func logBuckets(t *testing.T, samples []fitSample, K float64, weights map[string][]float64) {
+// logBuckets logs the held-out log loss of the weights v by the size of
+// the label's score: quiet positions, tactical ones, proofs.
+func logBuckets(t *testing.T, samples []fitSample, K float64, name string, v []float64) {
 	bounds := []float64{500, 2000, WinThreshold, math.Inf(1)}
-	for _, name := range slices.Sorted(maps.Keys(weights)) {
-		v := weights[name]
-		loss := make([]float64, len(bounds))
-		n := make([]int, len(bounds))
-		for _, s := range samples {
-			if !s.held {
-				continue
-			}
-			i := 0
-			for math.Abs(s.score) >= bounds[i] {
-				i++
-			}
-			loss[i] += logLoss(dot(s.f, v)/K, sigmoid(clampScore(s.score)/K))
-			n[i]++
+	loss := make([]float64, len(bounds))
+	n := make([]int, len(bounds))
+	for _, s := range samples {
+		if !s.held {
+			continue
 		}
-		line := name + ", held-out log loss by |score| (<500, <2000, <proof, proof):"
-		for i := range bounds {
-			line += fmt.Sprintf(" %.3f (%d)", loss[i]/float64(max(n[i], 1)), n[i])
+		i := 0
+		for math.Abs(s.score) >= bounds[i] {
+			i++
 		}
-		t.Log(line)
+		loss[i] += logLoss(dot(s.f, v)/K, sigmoid(clampScore(s.score)/K))
+		n[i]++
 	}
+	line := name + ", held-out log loss by |score| (<500, <2000, <proof, proof):"
+	for i := range bounds {
+		line += fmt.Sprintf(" %.3f (%d)", loss[i]/float64(max(n[i], 1)), n[i])
+	}
+	t.Log(line)
 }
 
 // labelEntropy is the mean entropy of the held-out labels' probabilities:

@@ -2,8 +2,9 @@
 // patterns.bin): it plays and solves games to make labelled positions, and
 // fits the pattern tables to them by least squares; label relabels positions
 // by searches into tables already fitted, and check measures a table file's
-// error. judge scores the moves of match records by deeper searches. Every step is seeded and deterministic. The shipped weights are
-// built in several rounds (gen, then fit; then label and fit again for the
+// error; judge scores the moves of match records by deeper searches. Every
+// step is seeded and deterministic. The shipped weights are built in
+// several rounds (gen, then fit; then label and fit again for the
 // stages of 29-44 empties); docs/reversi-engine.md gives the exact commands
 // in order, the data set and how long each step takes.
 package main
