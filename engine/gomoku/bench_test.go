@@ -325,6 +325,29 @@ func BenchmarkTimeUseRapfiPositions(b *testing.B) {
 	b.ReportMetric(float64(nodes)/n, "nodes/search")
 }
 
+// TestNodeBudgetRapfiPositions holds the full engine to a node budget on
+// the positions of its games against Rapfi. Every part of the search (the
+// root threat search, the screens, the main search, the deep screen and
+// the resumed main search) stops on the same poll that ends a search at
+// its deadline, so a part that stopped polling would overrun the budget
+// here as it would overrun the clock in a game. (One answer took 2.4 s at
+// a 1000 ms move time in the eleventh session's games against Rapfi;
+// replayed position by position under the same time, every move of those
+// games ended within 959 ms: the machine's load, not the search;
+// docs/benchmarks.md, twelfth session.)
+func TestNodeBudgetRapfiPositions(t *testing.T) {
+	const budget = 20_000
+	for k, rec := range rapfiPositions {
+		r, err := gomoku.NewEngine().Search(context.Background(), mustBoard(t, rec), gomoku.Limits{Nodes: budget})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Nodes > budget+budget/50 {
+			t.Errorf("position %d: %d nodes for a budget of %d", k, r.Nodes, budget)
+		}
+	}
+}
+
 // BenchmarkSeed001Move is the baseline: seed article 001's depth-4 search
 // on the same positions, for the ratio in docs/benchmarks.md.
 func BenchmarkSeed001Move(b *testing.B) {
