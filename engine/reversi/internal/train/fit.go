@@ -300,14 +300,24 @@ func dot(a, b []float64) float64 {
 // rmse is the root-mean-square error in discs of the quantised weights q on
 // samples (the evaluation as the engine computes it, before its clamp).
 func rmse(q []int16, samples []sample) float64 {
-	if len(samples) == 0 {
-		return 0
-	}
+	return measure(q, samples).rmse
+}
+
+// errors sums up an evaluation's errors on a set of labelled samples.
+type errors struct {
+	rmse float64 // root-mean-square error, in discs
+	bias float64 // mean of evaluation minus label, in discs
+	// sign is the share of the samples with a non-zero label whose
+	// evaluation has the label's sign: how often it tells the winner.
+	sign float64
+}
+
+// measure gives the errors of the quantised weights q on samples.
+func measure(q []int16, samples []sample) errors {
 	le := linearEngine()
-	var sum float64
 	var ix [pattern.PerPosition]int32
-	for _, s := range samples {
-		y := row(s, &ix)
+	return measureBy(samples, func(s sample) float64 {
+		row(s, &ix)
 		var v int
 		for _, j := range ix {
 			v += int(q[j])
@@ -315,23 +325,46 @@ func rmse(q []int16, samples []sample) float64 {
 		if k := q[pattern.LinearOffset]; k != 0 {
 			v += int(k) * int(math.Round(le.Evaluate(s.position())*100)) / 1000
 		}
-		d := float64(v)/100 - y
-		sum += d * d
+		return float64(v) / 100
+	})
+}
+
+// measureBy gives the errors on samples of the evaluation eval, in discs.
+func measureBy(samples []sample, eval func(sample) float64) errors {
+	var r errors
+	if len(samples) == 0 {
+		return r
 	}
-	return math.Sqrt(sum / float64(len(samples)))
+	var sum, dev float64
+	right, decided := 0, 0
+	for _, s := range samples {
+		v := eval(s)
+		d := v - float64(s.score)
+		sum += d * d
+		dev += d
+		if s.score != 0 {
+			decided++
+			if v != 0 && (v > 0) == (s.score > 0) {
+				right++
+			}
+		}
+	}
+	r.rmse = math.Sqrt(sum / float64(len(samples)))
+	r.bias = dev / float64(len(samples))
+	if decided > 0 {
+		r.sign = float64(right) / float64(decided)
+	}
+	return r
 }
 
 // rmseEngine is the root-mean-square error in discs of the engine's linear
 // evaluation (weights.json) on samples: the baseline the fit must beat.
 func rmseEngine(samples []sample) float64 {
-	if len(samples) == 0 {
-		return 0
-	}
+	return measureEngine(samples).rmse
+}
+
+// measureEngine gives the errors of the linear evaluation on samples.
+func measureEngine(samples []sample) errors {
 	e := linearEngine()
-	var sum float64
-	for _, s := range samples {
-		d := e.Evaluate(s.position()) - float64(s.score)
-		sum += d * d
-	}
-	return math.Sqrt(sum / float64(len(samples)))
+	return measureBy(samples, func(s sample) float64 { return e.Evaluate(s.position()) })
 }

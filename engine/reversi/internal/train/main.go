@@ -2,11 +2,12 @@
 // patterns.bin): it plays and solves games to make labelled positions, and
 // fits the pattern tables to them by least squares; label relabels positions
 // by searches into tables already fitted, and check measures a table file's
-// error; judge scores the moves of match records by deeper searches. Every
-// step is seeded and deterministic. The shipped weights are built in
-// several rounds (gen, then fit; then label and fit again for the
-// stages of 29-44 empties); docs/reversi-engine.md gives the exact commands
-// in order, the data set and how long each step takes.
+// error; judge scores the moves of match records by deeper searches, and
+// truth labels positions of match records by exact solves, a set to measure
+// tables by (check -all). Every step is seeded and deterministic. The
+// shipped weights are built in several rounds (gen, then fit; then label and
+// fit again for the stages of 29-44 empties); docs/reversi-engine.md gives
+// the exact commands in order, the data set and how long each step takes.
 package main
 
 import (
@@ -18,7 +19,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: train gen|label|fit|check|judge [flags]")
+		fmt.Fprintln(os.Stderr, "usage: train gen|label|fit|check|judge|truth [flags]")
 		os.Exit(2)
 	}
 	var err error
@@ -33,8 +34,10 @@ func main() {
 		err = runCheck(os.Args[2:])
 	case "judge":
 		err = runJudge(os.Args[2:])
+	case "truth":
+		err = runTruth(os.Args[2:])
 	default:
-		err = fmt.Errorf("unknown command %q (want gen, label, fit, check or judge)", os.Args[1])
+		err = fmt.Errorf("unknown command %q (want gen, label, fit, check, judge or truth)", os.Args[1])
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "train:", err)
