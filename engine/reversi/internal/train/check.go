@@ -10,8 +10,9 @@ import (
 
 // runCheck is the "check" command: the held-out root-mean-square error, per
 // stage, of a tables file and of the linear evaluation on a data set's
-// labels, their mean error (bias) and how often their sign is the label's. Tables fitted to one kind of label (searches, say) are measured
-// on another (the games' outcomes) this way.
+// labels, their mean error (bias) and how often their sign is the label's.
+// Tables fitted to one kind of label (searches, say) are measured on another
+// (the games' outcomes, or truth's exact values with -all) this way.
 func runCheck(args []string) error {
 	fs := flag.NewFlagSet("check", flag.ExitOnError)
 	in := fs.String("in", "", "samples written by gen or label")

@@ -303,8 +303,8 @@ func rmse(q []int16, samples []sample) float64 {
 	return measure(q, samples).rmse
 }
 
-// errors sums up an evaluation's errors on a set of labelled samples.
-type errors struct {
+// evalErrors sums up an evaluation's errors on a set of labelled samples.
+type evalErrors struct {
 	rmse float64 // root-mean-square error, in discs
 	bias float64 // mean of evaluation minus label, in discs
 	// sign is the share of the samples with a non-zero label whose
@@ -313,7 +313,7 @@ type errors struct {
 }
 
 // measure gives the errors of the quantised weights q on samples.
-func measure(q []int16, samples []sample) errors {
+func measure(q []int16, samples []sample) evalErrors {
 	le := linearEngine()
 	var ix [pattern.PerPosition]int32
 	return measureBy(samples, func(s sample) float64 {
@@ -330,8 +330,8 @@ func measure(q []int16, samples []sample) errors {
 }
 
 // measureBy gives the errors on samples of the evaluation eval, in discs.
-func measureBy(samples []sample, eval func(sample) float64) errors {
-	var r errors
+func measureBy(samples []sample, eval func(sample) float64) evalErrors {
+	var r evalErrors
 	if len(samples) == 0 {
 		return r
 	}
@@ -364,7 +364,7 @@ func rmseEngine(samples []sample) float64 {
 }
 
 // measureEngine gives the errors of the linear evaluation on samples.
-func measureEngine(samples []sample) errors {
+func measureEngine(samples []sample) evalErrors {
 	e := linearEngine()
 	return measureBy(samples, func(s sample) float64 { return e.Evaluate(s.position()) })
 }

@@ -88,7 +88,7 @@ func TestMeasure(t *testing.T) {
 	k := 0
 	got := measureBy(ss, func(sample) float64 { k++; return evals[k-1] })
 	// Errors -1, +1, -8, +1: squares 67, sum -7.
-	want := errors{rmse: 4.0927, bias: -1.75, sign: 2.0 / 3}
+	want := evalErrors{rmse: 4.0927, bias: -1.75, sign: 2.0 / 3}
 	if d := got.rmse - want.rmse; d > 1e-3 || d < -1e-3 || got.bias != want.bias || got.sign != want.sign {
 		t.Fatalf("got %+v, want %+v", got, want)
 	}
