@@ -65,16 +65,9 @@ func runJudge(args []string) error {
 	fs.IntVar(&cfg.nboardDepth, "nboard-depth", 20, "the NBoard engine's depth")
 	out := fs.String("out", "", "file for one line per move (default: none)")
 	fs.Parse(args)
-	var recs []match.Record
-	for _, path := range fs.Args() {
-		rs, err := readRecords(path)
-		if err != nil {
-			return err
-		}
-		recs = append(recs, rs...)
-	}
-	if len(recs) == 0 {
-		return fmt.Errorf("judge: no records (give the files as arguments)")
+	recs, err := readRecordFiles("judge", fs.Args())
+	if err != nil {
+		return err
 	}
 	js, err := judge(context.Background(), cfg, recs, os.Stderr)
 	if err != nil {
@@ -92,6 +85,23 @@ func runJudge(args []string) error {
 	}
 	summarise(os.Stdout, js, len(recs))
 	return nil
+}
+
+// readRecordFiles reads the match records of every file in paths, for the
+// command cmd; no records at all is an error.
+func readRecordFiles(cmd string, paths []string) ([]match.Record, error) {
+	var recs []match.Record
+	for _, path := range paths {
+		rs, err := readRecords(path)
+		if err != nil {
+			return nil, err
+		}
+		recs = append(recs, rs...)
+	}
+	if len(recs) == 0 {
+		return nil, fmt.Errorf("%s: no records (give the files as arguments)", cmd)
+	}
+	return recs, nil
 }
 
 // readRecords reads a file of match records, one a line.

@@ -31,16 +31,9 @@ func runTruth(args []string) error {
 	if *out == "" {
 		return fmt.Errorf("truth: -out is required")
 	}
-	var recs []match.Record
-	for _, path := range fs.Args() {
-		rs, err := readRecords(path)
-		if err != nil {
-			return err
-		}
-		recs = append(recs, rs...)
-	}
-	if len(recs) == 0 {
-		return fmt.Errorf("truth: no records (give the files as arguments)")
+	recs, err := readRecordFiles("truth", fs.Args())
+	if err != nil {
+		return err
 	}
 	f, err := os.Create(*out)
 	if err != nil {
