@@ -3,6 +3,7 @@ package gomoku_test
 import (
 	"context"
 	"fmt"
+	"math"
 	"testing"
 	"time"
 
@@ -277,12 +278,27 @@ var rapfiPositions = []string{
 // BenchmarkDepthRapfiPositions gives the full engine 800,000 nodes
 // (Limits.Nodes, about what a second of a loaded machine gives it; the
 // same search on any machine) on each of rapfiPositions with a fresh
-// engine, and reports the mean depth of the last completed iteration.
+// engine, and reports the mean depth of the last completed iteration and
+// the effective branching factor: the geometric mean, over the positions
+// and the iterations from depth 4 up, of an iteration's nodes over the
+// previous iteration's (depth 1 also holds the root's threat search).
 func BenchmarkDepthRapfiPositions(b *testing.B) {
 	var depth, nodes uint64
+	var logRatios float64
+	var ratios int
 	for i := 0; i < b.N; i++ {
 		for _, rec := range rapfiPositions {
-			r, err := gomoku.NewEngine().Search(context.Background(), mustBoard(b, rec), gomoku.Limits{Nodes: 800_000})
+			var lastNodes, lastIteration uint64
+			lastDepth := 0
+			progress := func(in gomoku.Info) {
+				iteration := in.Nodes - lastNodes
+				if in.Depth >= 4 && in.Depth == lastDepth+1 && lastIteration > 0 {
+					logRatios += math.Log(float64(iteration) / float64(lastIteration))
+					ratios++
+				}
+				lastNodes, lastIteration, lastDepth = in.Nodes, iteration, in.Depth
+			}
+			r, err := gomoku.NewEngine().Search(context.Background(), mustBoard(b, rec), gomoku.Limits{Nodes: 800_000, Progress: progress})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -293,6 +309,9 @@ func BenchmarkDepthRapfiPositions(b *testing.B) {
 	n := float64(b.N * len(rapfiPositions))
 	b.ReportMetric(float64(depth)/n, "depth")
 	b.ReportMetric(float64(nodes)/n, "nodes/search")
+	if ratios > 0 {
+		b.ReportMetric(math.Exp(logRatios/float64(ratios)), "ebf")
+	}
 }
 
 // BenchmarkTimeUseRapfiPositions searches the same positions with the

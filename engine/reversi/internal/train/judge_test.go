@@ -13,13 +13,12 @@ import (
 	"github.com/boardhall/boardhall/engine/reversi/internal/match"
 )
 
-// TestJudge judges two short games between weak players with exact
-// judgements over their last 12 empties: there every loss is the exact
-// difference between the best move and the move played, so a move's score
-// is the next position's best score turned round, and the last move's is
-// the final result.
-func TestJudge(t *testing.T) {
-	a := match.EnginePlayer{Engine: reversi.NewEngine(), Limits: reversi.Limits{Level: 1, Seed: 3}, Label: "level 1"}
+// weakGames plays two short games between weak players (level 1, with
+// seed, against seed 000's depth-1 method, one opening with both colours)
+// and returns their records.
+func weakGames(t *testing.T, seed int64) []match.Record {
+	t.Helper()
+	a := match.EnginePlayer{Engine: reversi.NewEngine(), Limits: reversi.Limits{Level: 1, Seed: seed}, Label: "level 1"}
 	b := &match.Seed000{Depth: 1}
 	var recs []match.Record
 	if _, err := match.Play(context.Background(), a, b, match.Openings(4, 1), func(_ match.Stats, r match.Record) {
@@ -27,6 +26,16 @@ func TestJudge(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
+	return recs
+}
+
+// TestJudge judges two short games between weak players with exact
+// judgements over their last 12 empties: there every loss is the exact
+// difference between the best move and the move played, so a move's score
+// is the next position's best score turned round, and the last move's is
+// the final result.
+func TestJudge(t *testing.T) {
+	recs := weakGames(t, 3)
 	path := filepath.Join(t.TempDir(), "records.txt")
 	var buf bytes.Buffer
 	for _, r := range recs {

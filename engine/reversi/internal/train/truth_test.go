@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/boardhall/boardhall/engine/reversi"
-	"github.com/boardhall/boardhall/engine/reversi/internal/match"
 )
 
 // TestTruth makes a truth set from two short games between weak players,
@@ -18,14 +17,7 @@ import (
 // that position's exact value (checked by a solve of its own), turned round
 // for the side to move.
 func TestTruth(t *testing.T) {
-	a := match.EnginePlayer{Engine: reversi.NewEngine(), Limits: reversi.Limits{Level: 1, Seed: 5}, Label: "level 1"}
-	b := &match.Seed000{Depth: 1}
-	var recs []match.Record
-	if _, err := match.Play(context.Background(), a, b, match.Openings(4, 1), func(_ match.Stats, r match.Record) {
-		recs = append(recs, r)
-	}); err != nil {
-		t.Fatal(err)
-	}
+	recs := weakGames(t, 5)
 	var buf bytes.Buffer
 	if err := truth(context.Background(), recs, 12, 20, &buf, io.Discard); err != nil {
 		t.Fatal(err)
