@@ -127,6 +127,38 @@ func TestUniqueOpenings(t *testing.T) {
 	}
 }
 
+func TestPickOpenings(t *testing.T) {
+	forty, eighty := UniqueOpenings(6, 40), UniqueOpenings(6, 80)
+	even, err := pickOpenings(eighty, "0:80:2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(even) != fmt.Sprint(forty) {
+		t.Errorf("every other one of 80 openings is not the 40")
+	}
+	odd, err := pickOpenings(eighty, "1:80:2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, o := range forty {
+		seen[fmt.Sprint(o)] = true
+	}
+	for _, o := range odd {
+		if seen[fmt.Sprint(o)] {
+			t.Errorf("opening %v is in both halves", o)
+		}
+	}
+	if got, err := pickOpenings(forty, "20:40"); err != nil || len(got) != 20 || fmt.Sprint(got[0]) != fmt.Sprint(forty[20]) {
+		t.Errorf("20:40 gives %d openings (%v)", len(got), err)
+	}
+	for _, bad := range []string{"", "5", "10:5", "0:41", "0:10:0"} {
+		if _, err := pickOpenings(forty, bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}
+
 // TestMatchNBoard plays the engine at a fixed time per move against any
 // NBoard engine at a fixed depth, from symmetry-unique openings, both
 // colours; it runs only when REVERSI_NBOARD names the program:
@@ -138,7 +170,10 @@ func TestUniqueOpenings(t *testing.T) {
 // REVERSI_MATCH_PLIES their length (6). REVERSI_MATCH_OPENINGS=from:to
 // plays only openings from..to-1 of those (counting from 0), so that a long
 // match can run as chunks: REVERSI_MATCH_GAMES=20 with 0:5, 5:10, 10:15 and
-// 15:20 plays the same 40 games as one run. The program runs in its own
+// 15:20 plays the same 40 games as one run; from:to:step plays every
+// step-th. The openings of REVERSI_MATCH_GAMES=n are every other one of
+// 2n's, so REVERSI_MATCH_GAMES=80 with 1:80:2 plays 40 openings that
+// REVERSI_MATCH_GAMES=40 does not. The program runs in its own
 // directory (NTest reads its evaluation files from there). The report gives
 // both sides' average time per move. REVERSI_MATCH_RECORDS=PATH appends each
 // game's record to PATH, one line a game (Record.String; our moves' notes
@@ -172,11 +207,10 @@ func TestMatchNBoard(t *testing.T) {
 	}
 	openings := UniqueOpenings(plies, n)
 	if r := os.Getenv("REVERSI_MATCH_OPENINGS"); r != "" {
-		var from, to int
-		if _, err := fmt.Sscanf(r, "%d:%d", &from, &to); err != nil || from < 0 || to > len(openings) || from >= to {
-			t.Fatalf("REVERSI_MATCH_OPENINGS=%q: want from:to within 0:%d", r, len(openings))
+		var err error
+		if openings, err = pickOpenings(openings, r); err != nil {
+			t.Fatal(err)
 		}
-		openings = openings[from:to]
 	}
 	dir := path[:strings.LastIndexByte(path, '/')+1]
 	them := &NBoardPlayer{Path: path, Dir: dir, Depth: depth}
@@ -203,6 +237,24 @@ func TestMatchNBoard(t *testing.T) {
 	se := 1.96 * math.Sqrt(st.Score()*(1-st.Score())/float64(st.Games))
 	t.Logf("ours (%v a move) vs %s: %v (±%.1f%%); ours %.3f s a move, theirs %.3f s; %v",
 		moveTime, them.Name(), st, 100*se, ours.average(), d.Seconds()/float64(max(m, 1)), time.Since(start).Round(time.Second))
+}
+
+// pickOpenings returns the openings from..to-1 named by spec, "from:to",
+// or every step-th of them with "from:to:step".
+func pickOpenings(openings [][]reversi.Square, spec string) ([][]reversi.Square, error) {
+	var from, to, step int
+	n, _ := fmt.Sscanf(spec, "%d:%d:%d", &from, &to, &step)
+	if n == 2 {
+		step = 1
+	}
+	if n < 2 || from < 0 || to > len(openings) || from >= to || step < 1 {
+		return nil, fmt.Errorf("REVERSI_MATCH_OPENINGS=%q: want from:to or from:to:step within 0:%d", spec, len(openings))
+	}
+	var out [][]reversi.Square
+	for i := from; i < to; i += step {
+		out = append(out, openings[i])
+	}
+	return out, nil
 }
 
 // recordsFile returns a function that appends each game's record as a line

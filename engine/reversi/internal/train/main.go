@@ -4,7 +4,7 @@
 // by searches into tables already fitted, and check measures a table file's
 // error; judge scores the moves of match records by deeper searches, and
 // truth labels positions of match records by exact solves, a set to measure
-// tables by (check -all). Every step is seeded and deterministic. The
+// tables by (check -all); debias shifts stages by their mean error. Every step is seeded and deterministic. The
 // shipped weights are built in several rounds (gen, then fit; then label and
 // fit again for the stages of 29-44 empties); docs/reversi-engine.md gives
 // the exact commands in order, the data set and how long each step takes.
@@ -19,7 +19,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: train gen|label|fit|check|judge|truth [flags]")
+		fmt.Fprintln(os.Stderr, "usage: train gen|label|fit|check|judge|truth|debias [flags]")
 		os.Exit(2)
 	}
 	var err error
@@ -36,8 +36,10 @@ func main() {
 		err = runJudge(os.Args[2:])
 	case "truth":
 		err = runTruth(os.Args[2:])
+	case "debias":
+		err = runDebias(os.Args[2:])
 	default:
-		err = fmt.Errorf("unknown command %q (want gen, label, fit, check, judge or truth)", os.Args[1])
+		err = fmt.Errorf("unknown command %q (want gen, label, fit, check, judge, truth or debias)", os.Args[1])
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "train:", err)

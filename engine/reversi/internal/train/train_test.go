@@ -208,3 +208,27 @@ func TestLabel(t *testing.T) {
 		t.Error("no label in the range changed")
 	}
 }
+
+// TestDebias checks that debias removes a stage's mean error: tables that
+// say 7 discs everywhere, on positions all labelled 10, come out saying 10.
+func TestDebias(t *testing.T) {
+	ss := labelledAlike(t, 10)
+	stages := make([][]int16, pattern.NumStages)
+	for s := range stages {
+		stages[s] = make([]int16, pattern.StageSize)
+		for j := 0; j < pattern.MobilityEntries; j++ {
+			stages[s][pattern.MyMobilityOffset+j] = 700
+		}
+	}
+	debias(stages, ss, 1, 60, io.Discard)
+	for s := range stages {
+		lo := s*pattern.StageWidth + 1
+		in := inRange(ss, lo, lo+pattern.StageWidth-1)
+		if len(in) == 0 {
+			continue
+		}
+		if b := measure(stages[s], in).bias; math.Abs(b) > 0.01 {
+			t.Errorf("stage %d: bias %+.2f discs after debias", s, b)
+		}
+	}
+}
