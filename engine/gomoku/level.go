@@ -12,27 +12,29 @@ const MaxLevel = 6
 
 // options are the knobs a level sets.
 type options struct {
-	depth           int  // iterative deepening stops after this depth
-	widthBase       int  // moves searched at a node: widthBase + 2*depth
-	noise           int  // pick randomly among root moves within this score of the best
-	noiseWidth      int  // ... among at most this many
-	leafVCF         int  // VCF node budget at each leaf (0: off)
-	frontierVCF     int  // VCF node budget one ply above the leaves (0: off)
-	frontierLast    bool // ... asked after the node's moves, if none reached beta
-	rootVCF         int  // VCF node budget at the root (0: off)
-	rootVCT         int  // VCT node budget at the root (0: off)
-	vctDepth        int  // VCT depth in attacker moves
-	lmr             bool // late move reductions
-	fourExtension   bool // a four and its forced block cost no depth
-	screenMoves     int  // root moves screened for an opponent threat win
-	screenVCF       int  // VCF node budget per screened move (0: off)
-	screenVCT       int  // VCT node budget per screened move (0: off)
-	screenDepth     int  // VCT depth of the screen, in attacker moves
-	quiesce         int  // open-three answers searched below the leaves (0: off)
-	selective       bool // log-scaled reductions and quiet-move pruning (selective.go)
-	futility        bool // static futility pruning and razoring (selective.go)
-	deepScreenNodes int  // node budget of the deep screen per move (0: off; deepScreen)
-	pnVCT           bool // the screens and the root VCT are the proof-number search (vct.go)
+	depth           int   // iterative deepening stops after this depth
+	widthBase       int   // moves searched at a node: widthBase + 2*depth
+	noise           int   // pick randomly among root moves within this score of the best
+	noiseWidth      int   // ... among at most this many
+	leafVCF         int   // VCF node budget at each leaf (0: off)
+	frontierVCF     int   // VCF node budget one ply above the leaves (0: off)
+	frontierLast    bool  // ... asked after the node's moves, if none reached beta
+	rootVCF         int   // VCF node budget at the root (0: off)
+	rootVCT         int   // VCT node budget at the root (0: off)
+	vctDepth        int   // VCT depth in attacker moves
+	lmr             bool  // late move reductions
+	fourExtension   bool  // a four and its forced block cost no depth
+	screenMoves     int   // root moves screened for an opponent threat win
+	screenVCF       int   // VCF node budget per screened move (0: off)
+	screenVCT       int   // VCT node budget per screened move (0: off)
+	screenDepth     int   // VCT depth of the screen, in attacker moves
+	quiesce         int   // open-three answers searched below the leaves (0: off)
+	selective       bool  // log-scaled reductions and quiet-move pruning (selective.go)
+	futility        bool  // static futility pruning and razoring (selective.go)
+	deepScreenNodes int   // node budget of the deep screen per move (0: off; deepScreen)
+	pnVCT           bool  // the screens and the root VCT are the proof-number search (vct.go)
+	moveScore       bool  // moves ordered by the fitted move score (movescore.go)
+	threeCut        int32 // open threes whose move score is below this are reduced (0: none; selective.go)
 }
 
 // width is the number of moves searched at a node with depth plies left:
@@ -97,6 +99,7 @@ func levelOptions(level int) options {
 		o.selective, o.futility, o.frontierLast = true, true, true
 		o.deepScreenNodes = 400000
 		o.pnVCT = true
+		o.moveScore, o.threeCut = true, weakThree
 	}
 	return o
 }

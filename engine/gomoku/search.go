@@ -60,6 +60,7 @@ type Engine struct {
 	// search and the screen end when the search has used this many nodes.
 	threatNodes uint64
 	nodes       uint64
+	pollBlock   uint64 // nodes/256 at the last poll (checkStop)
 	vcfBudget   int
 	pv          [maxPly][maxPly]int16
 	pvLen       [maxPly]int
@@ -148,7 +149,7 @@ func (e *Engine) Search(ctx context.Context, b *Board, lim Limits) (Result, erro
 	pos := b.Clone()
 	e.done = ctx.Done()
 	e.stopped = false
-	e.nodes = 0
+	e.nodes, e.pollBlock = 0, ^uint64(0)
 	e.nodeLimit = lim.Nodes
 	e.history = [2][maxCells]int32{}
 	e.killers = [maxPly][2]int16{}
@@ -407,11 +408,17 @@ func (e *Engine) clear() {
 // checkStop polls the context every 256 nodes: cheap enough not to show
 // in profiles (a non-blocking receive), frequent enough (about a
 // millisecond even on a machine that gives the search a tenth of a core)
-// for deadlines.
+// for deadlines. It polls at the first call in each block of 256 nodes,
+// not only at a multiple of 256: the threat searches count two nodes
+// between some calls, and a poll that waited for an exact multiple could
+// miss several blocks (20,736 nodes for a budget of 20,000 on one of
+// TestNodeBudgetRapfiPositions' positions once level 6 ordered its moves
+// by the move score).
 func (e *Engine) checkStop() {
-	if e.nodes&255 != 0 {
+	if e.nodes>>8 == e.pollBlock {
 		return
 	}
+	e.pollBlock = e.nodes >> 8
 	if e.done != nil {
 		select {
 		case <-e.done:
@@ -538,13 +545,20 @@ const (
 )
 
 // genMoves fills buf with the moves worth searching at this node, ordered
-// best first. When the opponent threatens to make an open four (it has an
-// open three), only the moves that stop it or make a four are generated;
-// otherwise every empty point near the stones.
+// best first: the transposition table's move, the killers, then the
+// points' pattern values for both sides (level 6: the fitted move score,
+// movescore.go) plus the history table. When the opponent threatens to
+// make an open four (it has an open three), only the moves that stop it
+// or make a four are generated; otherwise every empty point near the
+// stones.
 func (e *Engine) genMoves(b *Board, buf []scored, ttMove, ply int) []scored {
 	me := b.ToMove()
 	opp := me.Other()
 	defend := b.classCount[opp][tFlex4] > 0
+	var scorer moveScorer
+	if e.opt.moveScore {
+		scorer = newMoveScorer(b)
+	}
 	for i, last := b.firstCell(), b.lastCell(); i <= last; i++ {
 		if b.cells[i] != cellEmpty || b.near[i] == 0 {
 			continue
@@ -552,7 +566,12 @@ func (e *Engine) genMoves(b *Board, buf []scored, ttMove, ply int) []scored {
 		if defend && !isFourClass(b.threat[me][i]) && b.maxPattern(opp, i) < pB4 {
 			continue
 		}
-		s := b.value[me][i] + b.value[opp][i]
+		var s int32
+		if e.opt.moveScore {
+			s = scorer.score(i)
+		} else {
+			s = b.value[me][i] + b.value[opp][i]
+		}
 		s += e.history[me][i] >> 4
 		if i == ttMove {
 			s += orderTT
@@ -704,7 +723,8 @@ func (e *Engine) negamax(b *Board, depth, alpha, beta, ply int) int {
 		// Selective search (selective.go): moves that make no open three
 		// and do not take a point where the opponent would make a four
 		// may be pruned near the leaves; those that do not take a point
-		// of the opponent's double threats may be reduced.
+		// of the opponent's double threats may be reduced, and so may the
+		// open threes with a low move score (weakThree).
 		mine, theirs := b.threat[me][m.move], b.threat[opp][m.move]
 		if e.opt.selective && k > 0 && prunable(mine, theirs) && !pvNode && best > -WinThreshold {
 			if !haveEval {
@@ -735,6 +755,8 @@ func (e *Engine) negamax(b *Board, depth, alpha, beta, ply int) int {
 			if e.opt.selective {
 				if reducible(mine, theirs) {
 					r = reduction(depth, k, pvNode)
+				} else if e.opt.threeCut != 0 && mine == tThree && theirs < tThree2 && moveScore(b, m.move) < e.opt.threeCut {
+					r = max(0, reduction(depth, k, pvNode)-1)
 				}
 			} else if k >= 3 && depth >= 3 && quiet && e.opt.lmr {
 				r = 1

@@ -13,10 +13,25 @@ import "math"
 //   - prunable: stricter, it does not even take a point where the
 //     opponent would make a four.
 //
-// Fours, threes and the blocks of the opponent's strongest points are
-// always searched to full depth. On the undecided bench positions this
+// Fours and the blocks of the opponent's strongest points are always
+// searched to full depth, and so are the open threes, except the weak
+// ones: a three whose move score (movescore.go) is below weakThree is
+// reduced one ply less than a quiet move would be. On the undecided bench positions this
 // took the depth reached in one second from 20 to 23 plies summed over
 // three positions (docs/benchmarks.md has the match results).
+
+// weakThree is the move score (hundredths of a logit) below which an open
+// three is reduced: the lowest quarter of the threes in the fit's data,
+// which level 6 at 50,000-100,000 nodes played 59 times of 1,526 (3.9%),
+// against 376 of 1,527 in the highest quarter. Reducing every three (issue
+// 15's twelfth session) went 0.6 ply deeper but lost games to Rapfi.
+// Reducing the weak ones, with the moves ordered by the score, took the
+// depth in 800,000 nodes on BenchmarkDepthRapfiPositions from 10.35 to
+// 10.90 with the same safe choices, scored 57.5% in self-play at 300 ms,
+// and against Rapfi at 1 s won 14 of 80 games where the start won 15 of
+// 80 (eleventh session) and 13 of 80 the same night (docs/benchmarks.md,
+// thirteenth session).
+const weakThree = 2
 
 // reducible reports whether a move whose point has threat class mine for
 // the side to move and theirs for the opponent may be reduced.

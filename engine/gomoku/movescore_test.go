@@ -1,0 +1,55 @@
+package gomoku
+
+import "testing"
+
+// TestMoveFeatures checks that every candidate of a few game positions
+// has one feature in each group, inside the group's range.
+func TestMoveFeatures(t *testing.T) {
+	groups := []int{featClassPair, featMinePattern, featOppPattern, featDistLast, featDistPrev, featMineValue, featOppValue, numMoveFeatures}
+	for _, p := range safeChoicePositions[:5] {
+		b := boardFrom(t, Freestyle, p.record)
+		for i, last := b.firstCell(), b.lastCell(); i <= last; i++ {
+			if b.cells[i] != cellEmpty || b.near[i] == 0 {
+				continue
+			}
+			var buf [8]int
+			f := moveFeatures(b, i, buf[:0])
+			if len(f) != len(groups)-1 {
+				t.Fatalf("%s %v: %d features, want %d", p.record, b.point(i), len(f), len(groups)-1)
+			}
+			for g, j := range f {
+				if j < groups[g] || j >= groups[g+1] {
+					t.Errorf("%s %v: feature %d = %d, outside [%d, %d)", p.record, b.point(i), g, j, groups[g], groups[g+1])
+				}
+			}
+		}
+	}
+}
+
+// TestMoveScoreRanks checks the fitted score on plain cases: a move that
+// makes an open three beside the last stones scores above a quiet point
+// far from them, and a four-three above the open three.
+func TestMoveScoreRanks(t *testing.T) {
+	// Black h8 i8 (white i9 j10 elsewhere): black to move.
+	b := boardFrom(t, Freestyle, "h8i9i8j10")
+	three, far := b.index(Point{X: 9, Y: 7}), b.index(Point{X: 3, Y: 11}) // j8, d12
+	if b.threat[Black][three] != tThree {
+		t.Fatalf("j8: class %d, want an open three", b.threat[Black][three])
+	}
+	if s3, sf := moveScore(b, three), moveScore(b, far); s3 <= sf {
+		t.Errorf("open three j8 scores %d, quiet far point d12 %d: want the three above", s3, sf)
+	}
+	// Black h8 i8 j8 (white in the corners), black to move: g8 and k8
+	// make an open four, which must score above every move that makes no
+	// four.
+	b = boardFrom(t, Freestyle, "h8a1i8a15j8o1")
+	g8 := b.index(Point{X: 6, Y: 7})
+	if b.threat[Black][g8] != tFlex4 {
+		t.Fatalf("g8: class %d, want an open four", b.threat[Black][g8])
+	}
+	for i, last := b.firstCell(), b.lastCell(); i <= last; i++ {
+		if b.cells[i] == cellEmpty && b.near[i] > 0 && !isFourClass(b.threat[Black][i]) && moveScore(b, i) >= moveScore(b, g8) {
+			t.Errorf("%v scores %d, the open four g8 %d", b.point(i), moveScore(b, i), moveScore(b, g8))
+		}
+	}
+}
