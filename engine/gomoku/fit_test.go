@@ -288,15 +288,31 @@ func TestLabelEval(t *testing.T) {
 	if files == "" {
 		t.Skip("set GOMOKU_LABEL to match logs and GOMOKU_LABEL_OUT to a file to label positions")
 	}
-	nodes := envUint(t, "GOMOKU_LABEL_NODES", 100000)
-	perGame := int(envUint(t, "GOMOKU_LABEL_PER_GAME", 3))
-	detour := int(envUint(t, "GOMOKU_LABEL_DETOUR", 0))
-	rng := rand.New(rand.NewSource(int64(envUint(t, "GOMOKU_LABEL_SEED", 1))))
 	out, err := os.Create(os.Getenv("GOMOKU_LABEL_OUT"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer out.Close()
+	searchSampled(t, files, 100000, 3, 0, func(b *Board, r Result, game loggedGame, gameHash uint32) {
+		res := game.black
+		if b.ToMove() == White {
+			res = 1 - res
+		}
+		fmt.Fprintf(out, "%s %d %g %08x\n", FormatRecord(b.Moves()), r.Score, res, gameHash)
+	})
+}
+
+// searchSampled samples positions from the logged games in files
+// (samplePosition: GOMOKU_LABEL_PER_GAME a game, GOMOKU_LABEL_DETOUR moves
+// off it, seeded by GOMOKU_LABEL_SEED; the defaults are perGame and
+// detour), searches each one not seen before with the full engine and a
+// budget of GOMOKU_LABEL_NODES nodes (default nodes), and hands write the
+// position, the search's result, the game and a hash of its record.
+func searchSampled(t *testing.T, files string, nodes uint64, perGame, detour int, write func(b *Board, r Result, game loggedGame, gameHash uint32)) {
+	nodes = envUint(t, "GOMOKU_LABEL_NODES", nodes)
+	perGame = int(envUint(t, "GOMOKU_LABEL_PER_GAME", uint64(perGame)))
+	detour = int(envUint(t, "GOMOKU_LABEL_DETOUR", uint64(detour)))
+	rng := rand.New(rand.NewSource(int64(envUint(t, "GOMOKU_LABEL_SEED", 1))))
 	games := readLoggedGames(t, files)
 	seen := map[uint64]bool{}
 	start := time.Now()
@@ -316,13 +332,9 @@ func TestLabelEval(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res := game.black
-			if b.ToMove() == White {
-				res = 1 - res
-			}
 			h := fnv.New32a()
 			h.Write([]byte(game.record))
-			fmt.Fprintf(out, "%s %d %g %08x\n", FormatRecord(b.Moves()), r.Score, res, h.Sum32())
+			write(b, r, game, h.Sum32())
 			n++
 		}
 		if g%100 == 99 {

@@ -1,17 +1,13 @@
 package gomoku
 
 import (
-	"context"
 	"fmt"
-	"hash/fnv"
 	"math"
-	"math/rand"
 	"os"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 )
 
 // Fitting the move score (movescore.go) to the choices of a deeper search,
@@ -43,44 +39,14 @@ func TestLabelMoves(t *testing.T) {
 	if files == "" {
 		t.Skip("set GOMOKU_MOVELABEL to match logs and GOMOKU_MOVELABEL_OUT to a file to label moves")
 	}
-	nodes := envUint(t, "GOMOKU_LABEL_NODES", 50000)
-	perGame := int(envUint(t, "GOMOKU_LABEL_PER_GAME", 2))
-	detour := int(envUint(t, "GOMOKU_LABEL_DETOUR", 4))
-	rng := rand.New(rand.NewSource(int64(envUint(t, "GOMOKU_LABEL_SEED", 1))))
 	out, err := os.Create(os.Getenv("GOMOKU_MOVELABEL_OUT"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer out.Close()
-	games := readLoggedGames(t, files)
-	seen := map[uint64]bool{}
-	start := time.Now()
-	n := 0
-	for g, game := range games {
-		moves, err := ParseRecord(game.record, 15)
-		if err != nil || len(moves) < 8 {
-			continue
-		}
-		for range perGame {
-			b := samplePosition(moves, rng, detour)
-			if b == nil || !labelable(b) || seen[b.Hash()] {
-				continue
-			}
-			seen[b.Hash()] = true
-			r, err := NewEngine().Search(context.Background(), b, Limits{Nodes: nodes})
-			if err != nil {
-				t.Fatal(err)
-			}
-			h := fnv.New32a()
-			h.Write([]byte(game.record))
-			fmt.Fprintf(out, "%s %s %d %08x\n", FormatRecord(b.Moves()), r.Best, r.Score, h.Sum32())
-			n++
-		}
-		if g%100 == 99 {
-			t.Logf("%d of %d games, %d positions, %v", g+1, len(games), n, time.Since(start).Round(time.Second))
-		}
-	}
-	t.Logf("%d games, %d positions labelled with %d nodes each in %v", len(games), n, nodes, time.Since(start).Round(time.Second))
+	searchSampled(t, files, 50000, 2, 4, func(b *Board, r Result, _ loggedGame, gameHash uint32) {
+		fmt.Fprintf(out, "%s %s %d %08x\n", FormatRecord(b.Moves()), r.Best, r.Score, gameHash)
+	})
 }
 
 // moveSample is a labelled position: its candidates' features and which

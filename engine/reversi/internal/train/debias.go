@@ -57,15 +57,7 @@ func runDebias(args []string) error {
 		train, _ := split(samples)
 		debias(stages, train, *lo, *hi, os.Stderr)
 	}
-	f, err := os.Create(*out)
-	if err != nil {
-		return err
-	}
-	if err := pattern.Encode(f, stages); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return writeTables(*out, stages)
 }
 
 // debias shifts each stage within lo..hi empties by minus its bias on

@@ -96,15 +96,7 @@ func runFit(args []string) error {
 	if *stagesFlag >= 0 || *out == "" {
 		return nil
 	}
-	f, err := os.Create(*out)
-	if err != nil {
-		return err
-	}
-	if err := pattern.Encode(f, stages); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return writeTables(*out, stages)
 }
 
 // split holds out every tenth game (a game starts at the start position):
@@ -367,4 +359,17 @@ func rmseEngine(samples []sample) float64 {
 func measureEngine(samples []sample) evalErrors {
 	e := linearEngine()
 	return measureBy(samples, func(s sample) float64 { return e.Evaluate(s.position()) })
+}
+
+// writeTables writes stages to the tables file at path.
+func writeTables(path string, stages [][]int16) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := pattern.Encode(f, stages); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
