@@ -16,9 +16,10 @@ import "math"
 // Fours and the blocks of the opponent's strongest points are always
 // searched to full depth, and so are the open threes, except the weak
 // ones: a three whose move score (movescore.go) is below weakThree is
-// reduced one ply less than a quiet move would be. On the undecided bench positions this
-// took the depth reached in one second from 20 to 23 plies summed over
-// three positions (docs/benchmarks.md has the match results).
+// reduced one ply less than a quiet move would be. When first built, the
+// selective search took the depth reached in one second on the undecided
+// bench positions from 20 to 23 plies summed over three positions
+// (docs/benchmarks.md has the match results).
 
 // weakThree is the move score (hundredths of a logit) below which an open
 // three is reduced: the lowest quarter of the threes in the fit's data,
@@ -28,9 +29,9 @@ import "math"
 // Reducing the weak ones, with the moves ordered by the score, took the
 // depth in 800,000 nodes on BenchmarkDepthRapfiPositions from 10.35 to
 // 10.90 with the same safe choices, scored 57.5% in self-play at 300 ms,
-// and against Rapfi at 1 s won 14 of 80 games where the start won 15 of
-// 80 (eleventh session) and 13 of 80 the same night (docs/benchmarks.md,
-// thirteenth session).
+// and against Rapfi at 1 s won 21 of 120 games (three runs) where the
+// start won 15 of 80 (eleventh session) and 13 of 80 the same night
+// (docs/benchmarks.md, thirteenth session).
 const weakThree = 2
 
 // reducible reports whether a move whose point has threat class mine for
