@@ -61,6 +61,10 @@ type moveSample struct {
 
 func readMoveLabels(t *testing.T, files string) []moveSample {
 	var samples []moveSample
+	// genMoves reads only the engine's options, history and killers: one
+	// bare Engine (no options: the pattern-value order; no tables) serves
+	// every line, instead of a full NewEngine (22 MiB) for each.
+	e := &Engine{}
 	for _, name := range strings.Split(files, ",") {
 		data, err := os.ReadFile(name)
 		if err != nil {
@@ -87,7 +91,6 @@ func readMoveLabels(t *testing.T, files string) []moveSample {
 					t.Fatalf("%s: %v in %q", name, err, line)
 				}
 			}
-			e := NewEngine()
 			var buf [maxMoves]scored
 			cands := e.genMoves(b, buf[:0], -1, maxPly)
 			s := moveSample{best: -1, held: game%5 == 0}

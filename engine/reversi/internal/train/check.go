@@ -3,9 +3,6 @@ package main
 import (
 	"flag"
 	"fmt"
-	"os"
-
-	"github.com/boardhall/boardhall/engine/reversi/internal/pattern"
 )
 
 // runCheck is the "check" command: the held-out root-mean-square error, per
@@ -26,11 +23,7 @@ func runCheck(args []string) error {
 	if err != nil {
 		return err
 	}
-	data, err := os.ReadFile(*pat)
-	if err != nil {
-		return err
-	}
-	stages, err := pattern.Decode(data)
+	stages, err := readTables(*pat)
 	if err != nil {
 		return err
 	}
@@ -40,7 +33,7 @@ func runCheck(args []string) error {
 		valid, which = samples, "all"
 	}
 	for s := range stages {
-		a, b := s*pattern.StageWidth+1, s*pattern.StageWidth+pattern.StageWidth
+		a, b := stageEmpties(s)
 		if a < *lo || b > *hi {
 			continue
 		}

@@ -38,17 +38,13 @@ func runDebias(args []string) error {
 			return err
 		}
 	}
-	data, err := os.ReadFile(*pat)
-	if err != nil {
-		return err
-	}
-	stages, err := pattern.Decode(data)
+	stages, err := readTables(*pat)
 	if err != nil {
 		return err
 	}
 	if *by != 0 {
 		for s := range stages {
-			if a, b := s*pattern.StageWidth+1, s*pattern.StageWidth+pattern.StageWidth; a >= *lo && b <= *hi {
+			if a, b := stageEmpties(s); a >= *lo && b <= *hi {
 				shift(stages[s], *by)
 				fmt.Fprintf(os.Stderr, "empties %2d-%2d: shifted by %+.2f\n", a, b, *by)
 			}
@@ -65,7 +61,7 @@ func runDebias(args []string) error {
 // of the stage's table of my mobility, which every evaluation reads once.
 func debias(stages [][]int16, samples []sample, lo, hi int, log io.Writer) {
 	for s := range stages {
-		a, b := s*pattern.StageWidth+1, s*pattern.StageWidth+pattern.StageWidth
+		a, b := stageEmpties(s)
 		if a < lo || b > hi {
 			continue
 		}

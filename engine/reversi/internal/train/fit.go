@@ -79,7 +79,7 @@ func runFit(args []string) error {
 			sem <- struct{}{}
 			defer func() { <-sem }()
 			start := time.Now()
-			lo, hi := s*pattern.StageWidth+1, s*pattern.StageWidth+pattern.StageWidth
+			lo, hi := stageEmpties(s)
 			tr := inRange(train, lo-cfg.spread, hi+cfg.spread)
 			va := inRange(valid, lo, hi)
 			var w0 []float64
@@ -372,4 +372,18 @@ func writeTables(path string, stages [][]int16) error {
 		return err
 	}
 	return f.Close()
+}
+
+// readTables reads the tables file at path.
+func readTables(path string) ([][]int16, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return pattern.Decode(data)
+}
+
+// stageEmpties returns the fewest and most empties of stage s.
+func stageEmpties(s int) (lo, hi int) {
+	return s*pattern.StageWidth + 1, s*pattern.StageWidth + pattern.StageWidth
 }
