@@ -84,6 +84,7 @@ func (r *liveRoom) startBot(side Side, level int) {
 	var lastSent time.Time
 	job := botJob{
 		ctx: ctx, pos: r.state.game.clone(), level: level,
+		quick: r.state.meta.Clock.Kind == ClockFischer, // a correspondence clock can wait for a retry
 		report: func(p progress) {
 			// On the worker goroutine: throttle, then show it here and on other nodes.
 			if now := time.Now(); now.Sub(lastSent) >= thinkingEvery {
@@ -93,6 +94,10 @@ func (r *liveRoom) startBot(side Side, level int) {
 		},
 		done: func(p progress, took time.Duration, err error) {
 			n.metrics.observeSearch(game, took, p.Nodes, err)
+			if err == nil && p.Quick {
+				n.metrics.botQuickMoves.Inc()
+				n.warn("bot search ran out of time; playing its quick move", "room", r.id, "move", p.Best)
+			}
 			if err == nil && p.Best != "" {
 				r.sendThinking(side, p) // the final depth and score, which throttling may have held back
 			}

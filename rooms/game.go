@@ -48,6 +48,10 @@ type position interface {
 	// done and then returns the best move found so far, or an error if it has none.
 	// Searches may run at once on different positions (each takes its own engine).
 	search(ctx context.Context, level int, report func(progress)) (progress, error)
+	// quickMove returns a move for the side to move from a search of fixed, small size
+	// (milliseconds, without a deadline), marked Quick: what a bot on a clock plays when
+	// its search ran out of time without a move.
+	quickMove(level int) (progress, error)
 }
 
 // progress is a bot's search report: after each completed iteration, and the final
@@ -60,6 +64,7 @@ type progress struct {
 	NPS   uint64
 	PV    []string
 	Exact bool // Score is proven (a solved endgame, a forced win)
+	Quick bool // a quick move (quickMove), not the level's search
 }
 
 // GameInfo describes a game the hall offers, for GET /api/games and for validation.

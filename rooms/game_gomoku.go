@@ -200,6 +200,22 @@ func (g *gomokuPosition) search(ctx context.Context, level int, report func(prog
 	return gomokuProgress(res), nil
 }
 
+// gomokuQuickNodes is the node budget of a Gomoku quick move: milliseconds, and still
+// enough to see a five, a four to block and a short forced win.
+const gomokuQuickNodes = 5000
+
+func (g *gomokuPosition) quickMove(level int) (progress, error) {
+	engine := gomokuEngines.get()
+	defer gomokuEngines.put(engine)
+	res, err := engine.Search(context.Background(), g.pos, gomoku.Limits{Level: level, Nodes: gomokuQuickNodes})
+	if err != nil {
+		return progress{}, err
+	}
+	p := gomokuProgress(res)
+	p.Quick = true
+	return p, nil
+}
+
 func gomokuProgress(i gomoku.Info) progress {
 	pv := make([]string, len(i.PV))
 	for k, p := range i.PV {

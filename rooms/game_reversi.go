@@ -128,6 +128,23 @@ func (g *reversiPosition) search(ctx context.Context, level int, report func(pro
 	return reversiProgress(res), nil
 }
 
+// reversiQuickDepth is the depth of a Reversi quick move: a few thousand nodes at most.
+// Only a position with this many empty squares or fewer is solved exactly.
+const reversiQuickDepth = 4
+
+func (g *reversiPosition) quickMove(level int) (progress, error) {
+	engine := reversiEngines.get()
+	defer reversiEngines.put(engine)
+	lim := reversi.Limits{Level: level, Depth: reversiQuickDepth, EndgameEmpties: reversiQuickDepth}
+	res, err := engine.Search(context.Background(), g.pos, lim)
+	if err != nil {
+		return progress{}, err
+	}
+	p := reversiProgress(res)
+	p.Quick = true
+	return p, nil
+}
+
 func reversiProgress(i reversi.Info) progress {
 	pv := make([]string, len(i.PV))
 	for k, sq := range i.PV {

@@ -18,6 +18,7 @@ type Metrics struct {
 	botNodes       *prometheus.CounterVec
 	botJobsRefused prometheus.Counter
 	botPaced       prometheus.Counter
+	botQuickMoves  prometheus.Counter
 	flagLateness   prometheus.Histogram
 }
 
@@ -47,13 +48,15 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Help: "Bot searches refused because the bot pool's queue was full."}),
 		botPaced: prometheus.NewCounter(prometheus.CounterOpts{Name: "hall_bot_moves_paced_total",
 			Help: "Bot-vs-bot moves held back to the watchable pace."}),
+		botQuickMoves: prometheus.NewCounter(prometheus.CounterOpts{Name: "hall_bot_quick_moves_total",
+			Help: "Moves of bots on a live clock whose search ran out of time without a move, chosen by a quick search instead."}),
 		flagLateness: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "hall_flag_lateness_seconds",
 			Help:    "Time from a clock's deadline to its flag (or abort) event's timestamp.",
 			Buckets: []float64{.001, .002, .005, .01, .02, .05, .1, .25, .5, 1, 2.5}}),
 	}
 	if reg != nil {
 		reg.MustRegister(m.liveRooms, m.roomsCreated, m.events, m.commands, m.commandErrors,
-			m.staleAppends, m.botSearch, m.botNodes, m.botJobsRefused, m.botPaced, m.flagLateness)
+			m.staleAppends, m.botSearch, m.botNodes, m.botJobsRefused, m.botPaced, m.botQuickMoves, m.flagLateness)
 	}
 	return m
 }
