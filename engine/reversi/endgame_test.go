@@ -1,6 +1,7 @@
 package reversi
 
 import (
+	"context"
 	"math/bits"
 	"math/rand"
 	"testing"
@@ -193,5 +194,47 @@ func TestOrderSearchCache(t *testing.T) {
 	}
 	if _, ok := e.mid.probe(me, opp|me); ok {
 		t.Error("a side without discs stored an ordering score")
+	}
+}
+
+// TestSolveAspirationEnds solves a position whose selective pass, with the
+// best move excluded (as "hint" asks), once failed low and high in turn
+// for ever: the root's aspiration windows (-9, -3), (-15, -8), (-9, -2),
+// (-15, -8), ... each contradicted the last, since a selective pass's
+// bounds need not agree from one window to the next. The solve must end,
+// exactly, within a node budget far above what it needs.
+func TestSolveAspirationEnds(t *testing.T) {
+	const board = "---XO-----XXXO---XXXOXOO-XXOXXOO-XOXOOXOOOXXOXX---OOXO---OOO-X--"
+	var black, white uint64
+	for i, c := range board {
+		switch c {
+		case 'X':
+			black |= 1 << uint(i)
+		case 'O':
+			white |= 1 << uint(i)
+		}
+	}
+	p, err := NewPosition(black, white, Black)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f1, err := ParseSquare("f1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := NewEngine()
+	first, err := e.Search(context.Background(), p, Limits{Depth: 60})
+	if err != nil || !first.Exact || first.Best != f1 || first.Score != -6 {
+		t.Fatalf("first solve: %s %+d exact %v (%v), want f1 -6 exact", first.Best, first.Score, first.Exact, err)
+	}
+	e.stopAtNodes = 200_000_000
+	r, err := e.Search(context.Background(), p, Limits{Depth: 60, Exclude: []Square{first.Best}})
+	if err != nil || !r.Exact {
+		t.Fatalf("without f1: %s %+d exact %v after %d nodes (%v)", r.Best, r.Score, r.Exact, r.Nodes, err)
+	}
+	c := p.play(int(r.Best))
+	child, err := NewEngine().Search(context.Background(), c, Limits{Depth: 60})
+	if err != nil || r.Best == first.Best || r.Score > first.Score || -child.Score != r.Score {
+		t.Errorf("without f1: %s %+d, the move's own solve %+d (%v); want a move other than f1, at most -6", r.Best, r.Score, -child.Score, err)
 	}
 }
