@@ -197,6 +197,36 @@ func TestOrderSearchCache(t *testing.T) {
 	}
 }
 
+// TestOrderTerms checks the solver's ordering terms as OrderTerms reports
+// them: every legal move, the reply's shallow search at the solver's
+// depth for the position's empties (turned to the mover's view), and the
+// replies left to the opponent.
+func TestOrderTerms(t *testing.T) {
+	e := NewEngineSize(1 << 20)
+	rng := rand.New(rand.NewSource(17))
+	for empties, depth := range map[int]int{16: 1, 18: 1, 19: 2, 22: 3} {
+		for _, p := range endgamePositions(rng, 5, empties) {
+			moves, scores, replies := e.OrderTerms(p, 0)
+			legal := p.LegalMoves()
+			if len(moves) != len(legal) || len(scores) != len(legal) || len(replies) != len(legal) {
+				t.Fatalf("%d moves, %d scores, %d replies, want %d each\n%s", len(moves), len(scores), len(replies), len(legal), p.Diagram())
+			}
+			for i, sq := range moves {
+				c := p.play(int(sq))
+				if sq != legal[i] {
+					t.Fatalf("move %d is %s, want %s", i, sq, legal[i])
+				}
+				if want := -e.shallowSearch(c.me, c.opp, -infinity, infinity, depth); scores[i] != want {
+					t.Errorf("%d empties, %s: score %d, want %d (depth %d)", empties, sq, scores[i], want, depth)
+				}
+				if want := len(c.LegalMoves()); replies[i] != want {
+					t.Errorf("%d empties, %s: %d replies, want %d", empties, sq, replies[i], want)
+				}
+			}
+		}
+	}
+}
+
 // TestSolveAspirationEnds solves a position whose selective pass, with the
 // best move excluded (as "hint" asks), once failed low and high in turn
 // for ever: the root's aspiration windows (-9, -3), (-15, -8), (-9, -2),

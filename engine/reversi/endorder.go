@@ -1,5 +1,7 @@
 package reversi
 
+import "math/bits"
+
 // The solver's ordering searches (shallowSearch of every child from
 // shallowOrderEmpties up) are pure functions of the child and the depth:
 // a full-window alpha-beta over the evaluation, with no table. The same
@@ -29,3 +31,30 @@ func (e *Engine) orderSearch(me, opp uint64, depth int) int {
 	e.mid.storeHash(h, kme, kopp, depth, provenExact, v-1, v+1, v, -1)
 	return v
 }
+
+// OrderTerms returns, for each legal move of p, the two terms of the key by
+// which the solver orders the move at p's number of empties (from
+// shallowOrderEmpties up): the shallow search's score of the reply, from
+// p's side to move, in hundredths of a disc, and the number of replies the
+// move leaves the opponent. The solver's key is score -
+// orderMobilityWeight*replies (the table's move aside). A depth of 0 means
+// the solver's depth at p's empties. It measures how well an evaluation
+// orders the solver's moves (internal/train's order command).
+func (e *Engine) OrderTerms(p Position, depth int) (moves []Square, scores, replies []int) {
+	if depth <= 0 {
+		depth = max(1, 1+(p.Empties()-shallowOrderEmpties)/orderDepthStep)
+	}
+	for m := legalMoves(p.me, p.opp); m != 0; m &= m - 1 {
+		sq := bits.TrailingZeros64(m)
+		f := flips(p.me, p.opp, sq)
+		cme, copp := p.opp&^f, p.me|f|1<<uint(sq)
+		moves = append(moves, Square(sq))
+		scores = append(scores, -e.shallowSearch(cme, copp, -infinity, infinity, depth))
+		replies = append(replies, popcount(legalMoves(cme, copp)))
+	}
+	return moves, scores, replies
+}
+
+// OrderMobilityWeight is the solver's ordering penalty per reply left to
+// the opponent, in hundredths of a disc (see OrderTerms).
+const OrderMobilityWeight = orderMobilityWeight

@@ -20,7 +20,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: train gen|label|fit|check|judge|truth|debias [flags]")
+		fmt.Fprintln(os.Stderr, "usage: train gen|label|fit|check|judge|truth|debias|order [flags]")
 		os.Exit(2)
 	}
 	var err error
@@ -39,8 +39,10 @@ func main() {
 		err = runTruth(os.Args[2:])
 	case "debias":
 		err = runDebias(os.Args[2:])
+	case "order":
+		err = runOrder(os.Args[2:])
 	default:
-		err = fmt.Errorf("unknown command %q (want gen, label, fit, check, judge, truth or debias)", os.Args[1])
+		err = fmt.Errorf("unknown command %q (want gen, label, fit, check, judge, truth, debias or order)", os.Args[1])
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "train:", err)
