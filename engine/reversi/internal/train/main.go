@@ -4,8 +4,10 @@
 // by searches into tables already fitted, and check measures a table file's
 // error; judge scores the moves of match records by deeper searches, and
 // truth labels positions of match records by exact solves, a set to measure
-// tables by (check -all); debias shifts stages by their mean error. Every
-// step is seeded and deterministic. The shipped weights are built in several
+// tables by (check -all); debias shifts stages by their mean error; order
+// makes a set of positions with their exactly best moves and measures how
+// well tables order the solver's moves on it. Every step is seeded and
+// deterministic. The shipped weights are built in several
 // rounds (gen, then fit; then label and fit again for the stages of 29-44
 // empties, then debias); docs/reversi-engine.md gives the exact commands in
 // order, the data set and how long each step takes.
