@@ -369,7 +369,7 @@ func samplePosition(moves []Point, rng *rand.Rand, detour int) *Board {
 		var cand []scored
 		for i, last := b.firstCell(), b.lastCell(); i <= last; i++ {
 			if b.cells[i] == cellEmpty && b.near[i] > 0 {
-				cand = append(cand, scored{i, b.value[Black][i] + b.value[White][i]})
+				cand = append(cand, scored{move: i, score: b.value[Black][i] + b.value[White][i]})
 			}
 		}
 		slices.SortFunc(cand, func(x, y scored) int { return int(y.score - x.score) })

@@ -139,8 +139,14 @@ func (s *moveScorer) score(i int) int32 {
 
 // moveScore returns the fitted score of the move at the empty cell i for
 // the side to move (one move; genMoves scores a node's moves with a
-// moveScorer).
+// moveScorer and keeps the score in scored.fit). It panics on a filled
+// cell: scoring a move after playing it reads the other side's view and
+// a distance of 0 to the last stone, outside the distance features (the
+// weak-three reduction once did so, issue 15's thirteenth session).
 func moveScore(b *Board, i int) int32 {
+	if b.cells[i] != cellEmpty {
+		panic("gomoku: moveScore of a filled cell")
+	}
 	s := newMoveScorer(b)
 	return s.score(i)
 }

@@ -295,3 +295,65 @@ func cmpFloat(a, b float64) int {
 	}
 	return 0
 }
+
+// TestMoveScoreThrees reads the shipped table's scores of the open threes
+// the selective search may reduce (class 2 of readMoveLabels) in the
+// labelled positions, by eighth, with how often the search chose them,
+// and how many score below weakThree; and the same eighths for the
+// reduced (quiet) moves, for comparison:
+//
+//	GOMOKU_MOVEFIT=moves.txt go test -run TestMoveScoreThrees -v ./engine/gomoku
+func TestMoveScoreThrees(t *testing.T) {
+	files := os.Getenv("GOMOKU_MOVEFIT")
+	if files == "" {
+		t.Skip("set GOMOKU_MOVEFIT to move label files to read the threes' scores")
+	}
+	samples := readMoveLabels(t, files)
+	type cand struct {
+		score  int32
+		chosen bool
+	}
+	for class, name := range []string{1: "reduced moves", 2: "threes"} {
+		if name == "" {
+			continue
+		}
+		var cands []cand
+		below, chosenBelow, chosen := 0, 0, 0
+		for i := range samples {
+			s := &samples[i]
+			for k, c := range s.class {
+				if c != class {
+					continue
+				}
+				var v int32
+				for _, j := range s.feats[k] {
+					v += moveScoreTable[j]
+				}
+				cands = append(cands, cand{v, k == s.best})
+				if k == s.best {
+					chosen++
+				}
+				if v < weakThree {
+					below++
+					if k == s.best {
+						chosenBelow++
+					}
+				}
+			}
+		}
+		slices.SortFunc(cands, func(a, b cand) int { return int(a.score - b.score) })
+		for q := range 8 {
+			part := cands[q*len(cands)/8 : (q+1)*len(cands)/8]
+			c := 0
+			for _, x := range part {
+				if x.chosen {
+					c++
+				}
+			}
+			t.Logf("%s, eighth %d: score %d to %d, %d of %d chosen", name, q+1, part[0].score, part[len(part)-1].score, c, len(part))
+		}
+		if class == 2 {
+			t.Logf("threes below weakThree (%d): %d of %d, %d of the %d chosen", weakThree, below, len(cands), chosenBelow, chosen)
+		}
+	}
+}

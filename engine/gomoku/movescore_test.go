@@ -1,6 +1,9 @@
 package gomoku
 
-import "testing"
+import (
+	"testing"
+	"unsafe"
+)
 
 // TestMoveFeatures checks that every candidate of a few game positions
 // has one feature in each group, inside the group's range.
@@ -52,4 +55,58 @@ func TestMoveScoreRanks(t *testing.T) {
 			t.Errorf("%v scores %d, the open four g8 %d", b.point(i), moveScore(b, i), moveScore(b, g8))
 		}
 	}
+}
+
+// TestScoredSize checks that the fitted score kept in scored fits the
+// struct's padding: a move list is no larger than with the move and its
+// ordering score alone (on 64-bit platforms, where an int leaves four
+// bytes of padding after the int32).
+func TestScoredSize(t *testing.T) {
+	if unsafe.Sizeof(int(0)) < 8 {
+		t.Skip("no padding to fill with 32-bit ints")
+	}
+	type bare struct {
+		move  int
+		score int32
+	}
+	if got, want := unsafe.Sizeof(scored{}), unsafe.Sizeof(bare{}); got != want {
+		t.Errorf("scored takes %d bytes, want %d", got, want)
+	}
+}
+
+// TestGenMovesFit checks that level 6's genMoves keeps, for every move,
+// the fitted score of the move on the board before it is played (what
+// the weak-three reduction tests), at the nodes of a few game positions
+// and of the positions one move after them.
+func TestGenMovesFit(t *testing.T) {
+	e := &Engine{opt: levelOptions(6)}
+	var buf [maxMoves]scored
+	check := func(b *Board) {
+		for _, m := range e.genMoves(b, buf[:0], -1, 1) {
+			if want := moveScore(b, m.move); m.fit != want {
+				t.Errorf("%s %v: genMoves keeps %d, moveScore before the move %d", FormatRecord(b.Moves()), b.point(m.move), m.fit, want)
+			}
+		}
+	}
+	for _, p := range safeChoicePositions[:5] {
+		b := boardFrom(t, Freestyle, p.record)
+		check(b)
+		for _, m := range e.genMoves(b, nil, -1, 1)[:3] {
+			b.play(m.move)
+			check(b)
+			b.undo()
+		}
+	}
+}
+
+// TestMoveScoreFilledCell checks that scoring a filled cell (a move
+// already played) panics instead of reading a wrong board.
+func TestMoveScoreFilledCell(t *testing.T) {
+	b := boardFrom(t, Freestyle, "h8i9")
+	defer func() {
+		if recover() == nil {
+			t.Error("moveScore of a filled cell did not panic")
+		}
+	}()
+	moveScore(b, b.index(Point{X: 7, Y: 7}))
 }

@@ -532,10 +532,14 @@ func (e *Engine) pickNoisy(seed int64, depth int) {
 	e.pvLen[0] = 1
 }
 
-// scored is a move with its ordering score.
+// scored is a move with its ordering score and (level 6) its fitted move
+// score (movescore.go), read before the move is played: the weak-three
+// reduction tests it. The field fits the struct's padding, so a move list
+// takes no more memory (TestScoredSize).
 type scored struct {
 	move  int
 	score int32
+	fit   int32
 }
 
 // Ordering bonuses, far above pattern values so that they dominate.
@@ -566,9 +570,10 @@ func (e *Engine) genMoves(b *Board, buf []scored, ttMove, ply int) []scored {
 		if defend && !isFourClass(b.threat[me][i]) && b.maxPattern(opp, i) < pB4 {
 			continue
 		}
-		var s int32
+		var s, fit int32
 		if e.opt.moveScore {
-			s = scorer.score(i)
+			fit = scorer.score(i)
+			s = fit
 		} else {
 			s = b.value[me][i] + b.value[opp][i]
 		}
@@ -578,7 +583,7 @@ func (e *Engine) genMoves(b *Board, buf []scored, ttMove, ply int) []scored {
 		} else if ply < maxPly && (int16(i) == e.killers[ply][0] || int16(i) == e.killers[ply][1]) {
 			s += orderKiller
 		}
-		buf = append(buf, scored{i, s})
+		buf = append(buf, scored{move: i, score: s, fit: fit})
 	}
 	slices.SortFunc(buf, func(x, y scored) int { return cmp.Compare(y.score, x.score) })
 	if b.rule == Renju && me == Black {
@@ -755,7 +760,7 @@ func (e *Engine) negamax(b *Board, depth, alpha, beta, ply int) int {
 			if e.opt.selective {
 				if reducible(mine, theirs) {
 					r = reduction(depth, k, pvNode)
-				} else if e.opt.threeCut != 0 && mine == tThree && theirs < tThree2 && moveScore(b, m.move) < e.opt.threeCut {
+				} else if e.opt.threeCut != 0 && mine == tThree && theirs < tThree2 && m.fit < e.opt.threeCut {
 					r = max(0, reduction(depth, k, pvNode)-1)
 				}
 			} else if k >= 3 && depth >= 3 && quiet && e.opt.lmr {

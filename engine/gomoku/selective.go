@@ -22,17 +22,20 @@ import "math"
 // (docs/benchmarks.md has the match results).
 
 // weakThree is the move score (hundredths of a logit) below which an open
-// three is reduced: the lowest quarter of the threes in the fit's data,
-// which level 6 at 50,000-100,000 nodes played 59 times of 1,526 (3.9%),
-// against 376 of 1,527 in the highest quarter. Reducing every three (issue
-// 15's twelfth session) went 0.6 ply deeper but lost games to Rapfi.
-// Reducing the weak ones, with the moves ordered by the score, took the
-// depth in 800,000 nodes on BenchmarkDepthRapfiPositions from 10.35 to
-// 10.90 with the same safe choices, scored 57.5% in self-play at 300 ms,
-// and against Rapfi at 1 s won 21 of 120 games (three runs) where the
-// start won 15 of 80 (eleventh session) and 13 of 80 the same night
-// (docs/benchmarks.md, thirteenth session).
-const weakThree = 2
+// three is reduced, read before the move is played (scored.fit): one
+// logit. In the labelled positions of the fit (TestMoveScoreThrees) 4,291
+// of the 6,106 threes score below it and level 6 at 50,000-100,000 nodes
+// chose 322 of them (7.5%), about as often as the best sixteenth of the
+// quiet moves, which are reduced in full; above it, 405 of 1,815 (22%).
+// Reducing every three (issue 15's twelfth session) went 0.6 ply deeper
+// but lost games to Rapfi. Of the thresholds tried with the score read
+// on the right board (issue 15's fourteenth session; 800,000 nodes on
+// BenchmarkDepthRapfiPositions, safe choices of BenchmarkSafeChoice),
+// 100 reached 10.75 plies with 18 safe (17 strict), 50 reached 10.65
+// with 19 (17), and 2 (the lowest quarter) 10.55 with 16 (15); all three
+// scored 52.5-57.5% in self-play at 300 ms against the build that read
+// the score after the move (docs/benchmarks.md).
+const weakThree = 100
 
 // reducible reports whether a move whose point has threat class mine for
 // the side to move and theirs for the opponent may be reduced.

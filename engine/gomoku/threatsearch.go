@@ -100,7 +100,7 @@ func (e *Engine) vcf(b *Board, ply, depth int) bool {
 		if len(cells) > 1 || !isFourClass(b.threat[me][c]) || !b.legalFor(me, c) {
 			return false
 		}
-		moves = append(moves, scored{c, 0})
+		moves = append(moves, scored{move: c})
 	} else {
 		moves = e.fourMoves(b, me, moves)
 	}
@@ -182,7 +182,7 @@ func (e *Engine) fourMoves(b *Board, c Color, out []scored) []scored {
 		if !b.legalFor(c, i) {
 			continue
 		}
-		out = append(out, scored{i, b.value[c][i]})
+		out = append(out, scored{move: i, score: b.value[c][i]})
 	}
 	sortScored(out[start:])
 	return out
@@ -233,7 +233,7 @@ func (e *Engine) vct(b *Board, ply, rem int) bool {
 		if !ok {
 			return false
 		}
-		moves = append(moves, scored{cell, 0})
+		moves = append(moves, scored{move: cell})
 	} else {
 		for i, last := b.firstCell(), b.lastCell(); i <= last; i++ {
 			if b.cells[i] != cellEmpty || b.near[i] == 0 {
@@ -246,7 +246,7 @@ func (e *Engine) vct(b *Board, ply, rem int) bool {
 			if !b.legalFor(me, i) {
 				continue
 			}
-			moves = append(moves, scored{i, b.value[me][i] + b.value[opp][i]/2})
+			moves = append(moves, scored{move: i, score: b.value[me][i] + b.value[opp][i]/2})
 		}
 		sortScored(moves)
 	}
@@ -347,7 +347,7 @@ func (e *Engine) threeDefences(b *Board, out []scored) []scored {
 				if k == 0 || b.cells[j] != cellEmpty || pattern(b.pats[att][d][j]&patternMask) < pB4 || !b.legalFor(def, j) {
 					continue
 				}
-				out = append(out, scored{j, b.value[att][j] + b.value[def][j]})
+				out = append(out, scored{move: j, score: b.value[att][j] + b.value[def][j]})
 			}
 		}
 		// The defender's own fours, where not already listed.
@@ -369,7 +369,7 @@ func (e *Engine) threeDefences(b *Board, out []scored) []scored {
 				}
 			}
 			if !dup {
-				out = append(out, scored{i, b.value[att][i] + b.value[def][i]})
+				out = append(out, scored{move: i, score: b.value[att][i] + b.value[def][i]})
 			}
 		}
 		return out
@@ -384,7 +384,7 @@ func (e *Engine) threeDefences(b *Board, out []scored) []scored {
 		if !b.legalFor(def, i) {
 			continue
 		}
-		out = append(out, scored{i, b.value[att][i] + b.value[def][i]})
+		out = append(out, scored{move: i, score: b.value[att][i] + b.value[def][i]})
 	}
 	return out
 }

@@ -154,7 +154,7 @@ func (e *Engine) pnSettle(b *Board, and bool, rem, ply, start int, seen bool, mo
 		if !and && rem <= 0 {
 			return refuted, proven, moves, true
 		}
-		return 0, 0, append(moves, scored{cell, 0}), false
+		return 0, 0, append(moves, scored{move: cell}), false
 	}
 	if and {
 		if b.classCount[opp][tFlex4] == 0 {
@@ -204,7 +204,7 @@ func (e *Engine) threatMoves(b *Board, out []scored) []scored {
 		if b.near[i] == 0 || !b.legalFor(me, i) {
 			continue
 		}
-		out = append(out, scored{i, b.value[me][i] + b.value[opp][i]/2})
+		out = append(out, scored{move: i, score: b.value[me][i] + b.value[opp][i]/2})
 	}
 	sortScored(out[start:])
 	return out

@@ -113,7 +113,7 @@ func TestRelatedThreats(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := relatedThreats(b, []scored{{b.index(ps[0]), 0}}, 4)
+		got := relatedThreats(b, []scored{{move: b.index(ps[0])}}, 4)
 		if (len(got) == 1) != c.kept {
 			t.Errorf("%s: kept %v, want %v", c.point, len(got) == 1, c.kept)
 		}
