@@ -50,6 +50,12 @@ const (
 	midHintEmpties = 12
 )
 
+// orderDepth is the depth of the solver's ordering searches at a node with
+// empties empty squares (shallowOrderEmpties or more).
+func orderDepth(empties int) int {
+	return 1 + (empties-shallowOrderEmpties)/orderDepthStep
+}
+
 // shallowSearch is a plain alpha-beta over the evaluation, without tables
 // or node counting: the solver's move-ordering probe.
 func (e *Engine) shallowSearch(me, opp uint64, alpha, beta, depth int) int {
@@ -324,8 +330,7 @@ func (e *Engine) solve(me, opp uint64, alpha, beta, empties int) int {
 			// Midgame knowledge orders best high in the tree: a shallow
 			// search of the reply, with the opponent's mobility weighted
 			// in (fastest first).
-			d := 1 + (empties-shallowOrderEmpties)/orderDepthStep
-			key = -e.orderSearch(cme, copp, d) - orderMobilityWeight*popcount(legalMoves(cme, copp))
+			key = -e.orderSearch(cme, copp, orderDepth(empties)) - orderMobilityWeight*popcount(legalMoves(cme, copp))
 		default:
 			replies := legalMoves(cme, copp)
 			key = -16*popcount(replies) - 16*popcount(replies&cornerMask) - 2*popcount(potentialMoves(cme, copp)) +

@@ -42,7 +42,7 @@ func (e *Engine) orderSearch(me, opp uint64, depth int) int {
 // orders the solver's moves (internal/train's order command).
 func (e *Engine) OrderTerms(p Position, depth int) (moves []Square, scores, replies []int) {
 	if depth <= 0 {
-		depth = max(1, 1+(p.Empties()-shallowOrderEmpties)/orderDepthStep)
+		depth = max(1, orderDepth(p.Empties()))
 	}
 	for m := legalMoves(p.me, p.opp); m != 0; m &= m - 1 {
 		sq := bits.TrailingZeros64(m)
