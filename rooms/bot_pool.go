@@ -2,7 +2,6 @@ package rooms
 
 import (
 	"context"
-	"errors"
 	"sync"
 	"time"
 )
@@ -20,13 +19,9 @@ type BotPool struct {
 // botJob is one search: the position (a copy the search may keep), the level, where to
 // report, and what to do with the answer. done is always called exactly once.
 type botJob struct {
-	ctx   context.Context
-	pos   position
-	level int
-	// quick asks for the position's quick move when the deadline passes before the search
-	// has a move (the job waited past it in the queue, or the kernel starved the worker):
-	// a bot on a live clock must move, not lose on time while its room tries again.
-	quick  bool
+	ctx    context.Context
+	pos    position
+	level  int
 	report func(progress)
 	done   func(progress, time.Duration, error)
 }
@@ -65,23 +60,12 @@ func (p *BotPool) work() {
 	defer p.wg.Done()
 	lowerPriority()
 	for j := range p.jobs {
-		start := time.Now()
-		res, err := progress{}, j.ctx.Err()
-		if err == nil {
-			res, err = j.pos.search(j.ctx, j.level, j.report)
-		}
-		if err != nil && j.quick && errors.Is(j.ctx.Err(), context.DeadlineExceeded) {
-			// Not on this thread: it is the one the kernel starved. The quick move
-			// costs milliseconds of CPU at normal priority, and only when a bot on a
-			// clock would otherwise not move at all.
-			p.wg.Add(1)
-			go func() {
-				defer p.wg.Done()
-				res, err := j.pos.quickMove(j.level)
-				j.done(res, time.Since(start), err)
-			}()
+		if err := j.ctx.Err(); err != nil {
+			j.done(progress{}, 0, err)
 			continue
 		}
+		start := time.Now()
+		res, err := j.pos.search(j.ctx, j.level, j.report)
 		j.done(res, time.Since(start), err)
 	}
 }

@@ -9,9 +9,29 @@ import (
 type botRun struct {
 	version int64
 	side    Side
+	level   int
 	cancel  context.CancelFunc
 	started time.Time
+	// quickTimer, in a game on a live clock, fires quickGrace after the search's budget:
+	// a search still without a move then is answered by a quick move (playQuick).
+	quickTimer *time.Timer
+	quick      bool // the quick move was started
 }
+
+// stop ends the search and its quick timer.
+func (run *botRun) stop() {
+	run.cancel()
+	if run.quickTimer != nil {
+		run.quickTimer.Stop()
+	}
+}
+
+// quickGrace is how long after its budget a timed bot's search may still answer before a
+// quick move replaces it. A search that has the CPU stops within milliseconds of its
+// deadline; the bot workers run at the lowest priority, and on a saturated machine a
+// starved one can overrun it by seconds (or not have started). The budget keeps
+// botTimeMargin for this and for storing the move.
+const quickGrace = 50 * time.Millisecond
 
 // botLeaseKey names the lease on a room's bot search: whoever holds it searches.
 func botLeaseKey(room string) string { return "bot:" + room }
@@ -29,7 +49,7 @@ func (r *liveRoom) checkBot() {
 	}
 	side, level, toMove := r.state.botToMove()
 	if r.bot != nil && (!toMove || r.bot.version != r.state.version || r.bot.side != side) {
-		r.bot.cancel() // undo, a seat change or another node's move made it moot
+		r.bot.stop() // undo, a seat change or another node's move made it moot
 		r.bot = nil
 		if !toMove {
 			r.releaseLease()
@@ -77,14 +97,17 @@ func (r *liveRoom) releaseLease() {
 // startBot queues the search for side at level on the bot pool.
 func (r *liveRoom) startBot(side Side, level int) {
 	n := r.node
-	ctx, cancel := context.WithTimeout(n.ctx, r.botBudget(side, time.Now()))
-	run := &botRun{version: r.state.version, side: side, cancel: cancel, started: time.Now()}
+	budget := r.botBudget(side, time.Now())
+	ctx, cancel := context.WithTimeout(n.ctx, budget)
+	run := &botRun{version: r.state.version, side: side, level: level, cancel: cancel, started: time.Now()}
+	if r.state.meta.Clock.Kind == ClockFischer { // a correspondence clock can wait for a retry
+		run.quickTimer = time.AfterFunc(budget+quickGrace, func() { r.post(func() { r.playQuick(run) }) })
+	}
 	r.bot = run
 	game := r.state.meta.Game
 	var lastSent time.Time
 	job := botJob{
 		ctx: ctx, pos: r.state.game.clone(), level: level,
-		quick: r.state.meta.Clock.Kind == ClockFischer, // a correspondence clock can wait for a retry
 		report: func(p progress) {
 			// On the worker goroutine: throttle, then show it here and on other nodes.
 			if now := time.Now(); now.Sub(lastSent) >= thinkingEvery {
@@ -94,10 +117,6 @@ func (r *liveRoom) startBot(side Side, level int) {
 		},
 		done: func(p progress, took time.Duration, err error) {
 			n.metrics.observeSearch(game, took, p.Nodes, err)
-			if err == nil && p.Quick {
-				n.metrics.botQuickMoves.Inc()
-				n.warn("bot search ran out of time; playing its quick move", "room", r.id, "move", p.Best)
-			}
 			if err == nil && p.Best != "" {
 				r.sendThinking(side, p) // the final depth and score, which throttling may have held back
 			}
@@ -105,7 +124,7 @@ func (r *liveRoom) startBot(side Side, level int) {
 		},
 	}
 	if !n.bots.submit(job) {
-		cancel()
+		run.stop()
 		r.bot = nil
 		r.releaseLease()
 		n.metrics.botJobsRefused.Inc()
@@ -130,8 +149,12 @@ func (r *liveRoom) botDone(run *botRun, p progress, err error) {
 		return // cancelled and replaced; the answer is moot
 	}
 	if err != nil || p.Best == "" {
+		if run.quickTimer != nil && !run.quick && r.node.ctx.Err() == nil {
+			r.playQuick(run) // on a live clock a move now beats a retry a second later
+			return
+		}
 		r.bot = nil
-		run.cancel()
+		run.stop()
 		r.releaseLease()
 		if r.node.ctx.Err() == nil {
 			r.node.warn("bot search failed", "room", r.id, "err", err)
@@ -146,7 +169,11 @@ func (r *liveRoom) botDone(run *botRun, p progress, err error) {
 		return
 	}
 	r.bot = nil
-	run.cancel()
+	run.stop()
+	if p.Quick {
+		r.node.metrics.botQuickMoves.Inc()
+		r.node.warn("bot search had no move by its deadline; playing its quick move", "room", r.id, "move", p.Best)
+	}
 	eval := p.Score
 	if run.side == White {
 		eval = -eval // events carry black's view
@@ -162,6 +189,23 @@ func (r *liveRoom) botDone(run *botRun, p progress, err error) {
 		// has already claimed it again for the other bot, and it stays).
 		r.releaseLease()
 	}
+}
+
+// playQuick answers run's search, once, with a quick move (position.quickMove) computed
+// on a goroutine of normal priority: a bot on a live clock whose search has no move by its
+// deadline (it waited in the queue, or the kernel starved its worker) must still move before
+// its flag. Whichever of the search and the quick move answers first is played; botDone
+// ignores the other.
+func (r *liveRoom) playQuick(run *botRun) {
+	if r.bot != run || run.quick {
+		return
+	}
+	run.quick = true
+	pos := r.state.game.clone()
+	go func() {
+		p, err := pos.quickMove(run.level)
+		r.postWait(func() { r.botDone(run, p, err) })
+	}()
 }
 
 // Planning a timed bot's search: it spends a share of what it has left plus most of its
