@@ -177,15 +177,18 @@ type enginePool[E any] struct {
 	idle []E
 }
 
-// get takes an idle engine, or makes one.
+// get takes an idle engine, or makes one. It makes it outside the lock: making an engine
+// (tens of megabytes) can take a bot worker starved of CPU seconds, and a timed bot's quick
+// move or the analyser must not wait for it.
 func (p *enginePool[E]) get() E {
 	p.mu.Lock()
-	defer p.mu.Unlock()
 	if n := len(p.idle); n > 0 {
 		e := p.idle[n-1]
 		p.idle = p.idle[:n-1]
+		p.mu.Unlock()
 		return e
 	}
+	p.mu.Unlock()
 	return p.fresh()
 }
 
