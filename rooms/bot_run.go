@@ -105,22 +105,30 @@ func (r *liveRoom) startBot(side Side, level int) {
 	}
 	r.bot = run
 	game := r.state.meta.Game
+	// The worker only hands its reports and its answer over: sending them (to the room's
+	// queue, the broker, Redis) happens on a goroutine of normal priority. A worker starved
+	// of CPU must never hold up the room or the broker, nor wait on them: under four busy
+	// loops beside the server, bots sending from the worker lost on time while their
+	// searches ran late; without it they answered on time (docs/benchmarks.md, "Timed bots
+	// on a saturated machine").
+	feed := make(chan progress, 1)
+	var final struct {
+		p    progress
+		took time.Duration
+		err  error
+	}
 	var lastSent time.Time
 	job := botJob{
 		ctx: ctx, pos: r.state.game.clone(), level: level,
 		report: func(p progress) {
-			// On the worker goroutine: throttle, then show it here and on other nodes.
 			if now := time.Now(); now.Sub(lastSent) >= thinkingEvery {
 				lastSent = now
-				r.sendThinking(side, p)
+				offerLatest(feed, p)
 			}
 		},
 		done: func(p progress, took time.Duration, err error) {
-			n.metrics.observeSearch(game, took, p.Nodes, err)
-			if err == nil && p.Best != "" {
-				r.sendThinking(side, p) // the final depth and score, which throttling may have held back
-			}
-			r.postWait(func() { r.botDone(run, p, err) })
+			final.p, final.took, final.err = p, took, err
+			close(feed) // after the writes above: the sender reads them once feed is drained
 		},
 	}
 	if !n.bots.submit(job) {
@@ -129,6 +137,33 @@ func (r *liveRoom) startBot(side Side, level int) {
 		r.releaseLease()
 		n.metrics.botJobsRefused.Inc()
 		r.retryBotLater(time.Second)
+		return
+	}
+	go func() {
+		for p := range feed {
+			r.sendThinking(side, p)
+		}
+		n.metrics.observeSearch(game, final.took, final.p.Nodes, final.err)
+		if final.err == nil && final.p.Best != "" {
+			r.sendThinking(side, final.p) // the final depth and score, which throttling may have held back
+		}
+		r.postWait(func() { r.botDone(run, final.p, final.err) })
+	}()
+}
+
+// offerLatest puts p in ch (capacity 1) without blocking, replacing a report not yet sent:
+// spectators want the newest depth, not every one.
+func offerLatest(ch chan progress, p progress) {
+	for {
+		select {
+		case ch <- p:
+			return
+		default:
+			select {
+			case <-ch:
+			default:
+			}
+		}
 	}
 }
 
