@@ -284,15 +284,7 @@ func labelable(b *Board) bool {
 }
 
 func TestLabelEval(t *testing.T) {
-	files := os.Getenv("GOMOKU_LABEL")
-	if files == "" {
-		t.Skip("set GOMOKU_LABEL to match logs and GOMOKU_LABEL_OUT to a file to label positions")
-	}
-	out, err := os.Create(os.Getenv("GOMOKU_LABEL_OUT"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer out.Close()
+	files, out := labelFiles(t, "GOMOKU_LABEL", "positions")
 	searchSampled(t, files, 100000, 3, 0, func(b *Board, r Result, game loggedGame, gameHash uint32) {
 		res := game.black
 		if b.ToMove() == White {
@@ -300,6 +292,23 @@ func TestLabelEval(t *testing.T) {
 		}
 		fmt.Fprintf(out, "%s %d %g %08x\n", FormatRecord(b.Moves()), r.Score, res, gameHash)
 	})
+}
+
+// labelFiles reads a labelling test's settings: the match logs named by
+// the environment variable env (the test is skipped without them) and the
+// output file named by env+"_OUT", created here and closed when the test
+// ends. what names what is labelled, for the skip message.
+func labelFiles(t *testing.T, env, what string) (string, *os.File) {
+	files := os.Getenv(env)
+	if files == "" {
+		t.Skipf("set %s to match logs and %s_OUT to a file to label %s", env, env, what)
+	}
+	out, err := os.Create(os.Getenv(env + "_OUT"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { out.Close() })
+	return files, out
 }
 
 // searchSampled samples positions from the logged games in files

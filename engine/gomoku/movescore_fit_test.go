@@ -35,15 +35,7 @@ import (
 //
 //	GOMOKU_MOVEFIT=moves.txt go test -run TestFitMoveScore -v ./engine/gomoku
 func TestLabelMoves(t *testing.T) {
-	files := os.Getenv("GOMOKU_MOVELABEL")
-	if files == "" {
-		t.Skip("set GOMOKU_MOVELABEL to match logs and GOMOKU_MOVELABEL_OUT to a file to label moves")
-	}
-	out, err := os.Create(os.Getenv("GOMOKU_MOVELABEL_OUT"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer out.Close()
+	files, out := labelFiles(t, "GOMOKU_MOVELABEL", "moves")
 	searchSampled(t, files, 50000, 2, 4, func(b *Board, r Result, _ loggedGame, gameHash uint32) {
 		fmt.Fprintf(out, "%s %s %d %08x\n", FormatRecord(b.Moves()), r.Best, r.Score, gameHash)
 	})
