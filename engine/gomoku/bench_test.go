@@ -318,8 +318,10 @@ func BenchmarkDepthRapfiPositions(b *testing.B) {
 // deadline `engine gomocup` gives a 1000 ms move (960 ms) and reports the
 // time a search takes on average: how much of its clock level 6 uses
 // (docs/benchmarks.md, ninth session: 515 ms before the main search
-// resumed after the deep screen, 667 ms after), and the mean depth and
-// nodes of those searches. It depends on the machine's load; run it alone.
+// resumed after the deep screen, 667 ms after; fifteenth session: 655 ms
+// while the resumed search could stop early, 700 ms once it ran to its
+// end), and the mean depth and nodes of those searches. It depends on the
+// machine's load; run it alone.
 func BenchmarkTimeUseRapfiPositions(b *testing.B) {
 	var used time.Duration
 	var depth, nodes uint64
