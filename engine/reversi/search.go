@@ -318,8 +318,13 @@ func (e *Engine) Search(ctx context.Context, p Position, lim Limits) (Result, er
 // endgamePreDepth is the midgame depth searched before an exact solve: deep
 // enough to put the best move first for the solver and to be a sound
 // fallback when the deadline cuts the solve short, shallow enough to cost a
-// small fraction of the solve (tens of milliseconds at 20-24 empties).
-const endgamePreDepth = 10
+// small fraction of the solve. It was 10 until issue 16's fifteenth
+// session: 12 takes FFO #40-#49 from 792.7 M to 750.4 M nodes and 45
+// positions of held-out games at 22-24 empties from 3.81 G to 3.75 G, and
+// scored 34-40-6 against NTest at 0.3 s where 10 scored 29-38-13 on the
+// same 80 games (docs/benchmarks.md). Only searches allowed deeper than 10
+// reach it (level 10, or a depth asked for): levels 1-9 stop at 10.
+const endgamePreDepth = 12
 
 // noDeadlineDepth caps the midgame depth of the top level when the context
 // has no deadline, so that a search without a time limit still ends (in
