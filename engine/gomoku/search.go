@@ -179,14 +179,8 @@ func (e *Engine) Search(ctx context.Context, b *Board, lim Limits) (Result, erro
 	// threat search gets at most rootThreatShare of the time.
 	e.threatUntil, e.threatOut = time.Time{}, false
 	dl, hasDL := ctx.Deadline()
-	// share is the time when a share of the whole time is used, so that
-	// each part ends where its share says whatever the parts before it
-	// took. (The shares were once taken of the time left when the part
-	// began: the main search then ended at about 60% of the time, not
-	// 70%; docs/benchmarks.md, fifteenth session.)
-	share := func(f float64) time.Time { return start.Add(time.Duration(float64(dl.Sub(start)) * f)) }
 	if hasDL {
-		e.threatUntil = share(rootThreatShare)
+		e.threatUntil = timeShare(start, dl, rootThreatShare)
 	}
 	if lim.Nodes > 0 {
 		e.threatNodes = uint64(float64(lim.Nodes) * rootThreatShare) // the same share of a node budget
@@ -210,7 +204,7 @@ func (e *Engine) Search(ctx context.Context, b *Board, lim Limits) (Result, erro
 	// has not screened by then is screened if the main search chooses it
 	// (screenBest).
 	if hasDL {
-		e.threatUntil = share(screenShare)
+		e.threatUntil = timeShare(start, dl, screenShare)
 	}
 	if lim.Nodes > 0 {
 		e.threatNodes = uint64(float64(lim.Nodes) * screenShare)
@@ -221,7 +215,7 @@ func (e *Engine) Search(ctx context.Context, b *Board, lim Limits) (Result, erro
 	// budget.
 	deep := (hasDL || lim.Nodes > 0) && e.opt.deepScreenNodes > 0
 	if deep && hasDL {
-		e.searchUntil = share(deepScreenStart)
+		e.searchUntil = timeShare(start, dl, deepScreenStart)
 	}
 	if deep && lim.Nodes > 0 {
 		e.nodeLimit = uint64(float64(lim.Nodes) * deepScreenStart)
@@ -385,15 +379,24 @@ func (e *Engine) resumeSearch(start, deadline time.Time, hasDeadline bool, nodes
 		}
 		e.nodeLimit = uint64(float64(nodes) * resumeEnd)
 	case hasDeadline:
-		total := deadline.Sub(start)
-		if time.Since(start) > time.Duration(float64(total)*(resumeEnd-resumeMin)) {
+		if time.Now().After(timeShare(start, deadline, resumeEnd-resumeMin)) {
 			return false
 		}
-		e.searchUntil = start.Add(time.Duration(float64(total) * resumeEnd))
+		e.searchUntil = timeShare(start, deadline, resumeEnd)
 	default:
 		return false
 	}
 	return true
+}
+
+// timeShare is the time when share of the whole time from start to
+// deadline is used. Every part of a search under a deadline ends at such a
+// time, so that it ends where its share says whatever the parts before it
+// took. (The root threat search, the screen and the main search once took
+// their shares of the time left when they began: the main search then ended
+// at about 60% of the time, not 70%; docs/benchmarks.md, fifteenth session.)
+func timeShare(start, deadline time.Time, share float64) time.Time {
+	return start.Add(time.Duration(float64(deadline.Sub(start)) * share))
 }
 
 // partialBest returns the best move of an iteration cut by the deadline:

@@ -550,6 +550,29 @@ func TestStopEarly(t *testing.T) {
 	}
 }
 
+// TestTimeShare: each part of a search under a deadline ends at its share
+// of the whole time from the search's start, not of the time left when the
+// part begins (the main search's 70% used to end at about 60%).
+func TestTimeShare(t *testing.T) {
+	start := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
+	deadline := start.Add(960 * time.Millisecond)
+	tests := []struct {
+		share float64
+		want  time.Duration
+	}{
+		{rootThreatShare, 96 * time.Millisecond},
+		{screenShare, 144 * time.Millisecond},
+		{deepScreenStart, 672 * time.Millisecond},
+		{resumeEnd, 864 * time.Millisecond},
+		{1, 960 * time.Millisecond},
+	}
+	for _, tc := range tests {
+		if got := timeShare(start, deadline, tc.share).Sub(start); got != tc.want {
+			t.Errorf("timeShare(%v) ends %v after the start, want %v", tc.share, got, tc.want)
+		}
+	}
+}
+
 // TestPartialIteration checks what a search cut by its deadline keeps:
 // the best move of the last completed iteration, replaced by a move the
 // cut iteration proved better only if that move was screened.
