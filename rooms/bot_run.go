@@ -16,6 +16,9 @@ type botRun struct {
 	// a search still without a move then is answered by a quick move (playQuick).
 	quickTimer *time.Timer
 	quick      bool // the quick move was started
+	// pending counts the answers still to come: the search's, and the quick move's once
+	// started. A failed answer is final only when the other cannot still bring a move.
+	pending int
 }
 
 // stop ends the search and its quick timer.
@@ -99,7 +102,7 @@ func (r *liveRoom) startBot(side Side, level int) {
 	n := r.node
 	budget := r.botBudget(side, time.Now())
 	ctx, cancel := context.WithTimeout(n.ctx, budget)
-	run := &botRun{version: r.state.version, side: side, level: level, cancel: cancel, started: time.Now()}
+	run := &botRun{version: r.state.version, side: side, level: level, cancel: cancel, started: time.Now(), pending: 1}
 	if r.state.meta.Clock.Kind == ClockFischer { // a correspondence clock can wait for a retry
 		run.quickTimer = time.AfterFunc(budget+quickGrace, func() { r.post(func() { r.playQuick(run) }) })
 	}
@@ -147,7 +150,7 @@ func (r *liveRoom) startBot(side Side, level int) {
 		if final.err == nil && final.p.Best != "" {
 			r.sendThinking(side, final.p) // the final depth and score, which throttling may have held back
 		}
-		r.postWait(func() { r.botDone(run, final.p, final.err) })
+		r.postWait(func() { r.botAnswer(run, final.p, final.err) })
 	}()
 }
 
@@ -177,6 +180,12 @@ func (r *liveRoom) sendThinking(side Side, p progress) {
 	r.node.publish(ctx, r.id, brokerMsg{Kind: "thinking", Thinking: msg})
 }
 
+// botAnswer takes one of run's answers, the search's or the quick move's.
+func (r *liveRoom) botAnswer(run *botRun, p progress, err error) {
+	run.pending--
+	r.botDone(run, p, err)
+}
+
 // botDone takes a finished search's answer: it plays the move if the room is still
 // where the search started, after the bot-vs-bot pace.
 func (r *liveRoom) botDone(run *botRun, p progress, err error) {
@@ -184,9 +193,17 @@ func (r *liveRoom) botDone(run *botRun, p progress, err error) {
 		return // cancelled and replaced; the answer is moot
 	}
 	if err != nil || p.Best == "" {
-		if run.quickTimer != nil && !run.quick && r.node.ctx.Err() == nil {
-			r.playQuick(run) // on a live clock a move now beats a retry a second later
-			return
+		if run.quickTimer != nil && r.node.ctx.Err() == nil {
+			if !run.quick {
+				r.playQuick(run) // on a live clock a move now beats a retry a second later
+				return
+			}
+			if run.pending > 0 {
+				// The search failed with the quick move under way (or the quick move
+				// failed with the search still running): the other may yet bring a
+				// move, which beats a retry a second later.
+				return
+			}
 		}
 		r.bot = nil
 		run.stop()
@@ -229,17 +246,18 @@ func (r *liveRoom) botDone(run *botRun, p progress, err error) {
 // playQuick answers run's search, once, with a quick move (position.quickMove) computed
 // on a goroutine of normal priority: a bot on a live clock whose search has no move by its
 // deadline (it waited in the queue, or the kernel starved its worker) must still move before
-// its flag. Whichever of the search and the quick move answers first is played; botDone
-// ignores the other.
+// its flag. The first of the search and the quick move to answer with a move is played
+// (botDone ignores the other); a failed answer waits for the other (botRun.pending).
 func (r *liveRoom) playQuick(run *botRun) {
 	if r.bot != run || run.quick {
 		return
 	}
 	run.quick = true
+	run.pending++
 	pos := r.state.game.clone()
 	go func() {
 		p, err := pos.quickMove(run.level)
-		r.postWait(func() { r.botDone(run, p, err) })
+		r.postWait(func() { r.botAnswer(run, p, err) })
 	}()
 }
 
