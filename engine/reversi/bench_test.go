@@ -17,6 +17,7 @@ import (
 //	go test -run '^$' -bench 'Midgame' -benchtime 1x ./engine/reversi
 //	go test -run '^$' -bench 'FFO' -benchtime 1x ./engine/reversi
 //	REVERSI_FFO_ALL=1 go test -run TestFFOAll -v ./engine/reversi   (#40-#49, checks scores)
+//	REVERSI_MIDGAME_SET=14,16,300ms,1s go test -run TestMidgameSet -v ./engine/reversi   (80 game positions)
 
 func BenchmarkPerft(b *testing.B) {
 	for _, d := range []int{9, 10, 11} {
