@@ -35,6 +35,9 @@ func readGamePositions(tb testing.TB) []gamePosition {
 			continue
 		}
 		fs := strings.Fields(line)
+		if len(fs) < 2 || len(fs) > 3 || (fs[1] != "X" && fs[1] != "O") {
+			tb.Fatalf("%q: want a board, X or O to move, and an optional move", line)
+		}
 		side := Black
 		if fs[1] == "O" {
 			side = White
