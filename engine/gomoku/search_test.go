@@ -267,7 +267,10 @@ func TestSearchContract(t *testing.T) {
 }
 
 func TestLevelsReproducible(t *testing.T) {
-	b := boardFrom(t, Freestyle, "h8i9g7j8h10")
+	// An opening with several moves of about the same value: after
+	// h8i9g7j8h10 (issue 15's sixteenth session) the refitted table puts
+	// h9 more than level 1's noise above the rest.
+	b := boardFrom(t, Freestyle, "h8i9g7")
 	seen := map[Point]bool{}
 	for seed := int64(0); seed < 12; seed++ {
 		r1, _ := NewEngine().Search(context.Background(), b, Limits{Level: 1, Seed: seed})
