@@ -1,7 +1,6 @@
 package reversi
 
 import (
-	"bufio"
 	"context"
 	"os"
 	"strconv"
@@ -22,19 +21,9 @@ type gamePosition struct {
 // reference move.
 func readGamePositions(tb testing.TB) []gamePosition {
 	tb.Helper()
-	f, err := os.Open("testdata/midgame-ntest.txt")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer f.Close()
 	var out []gamePosition
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || line[0] == '#' {
-			continue
-		}
-		fs := strings.Fields(line)
+	for _, fs := range dataLines(tb, "testdata/midgame-ntest.txt") {
+		line := strings.Join(fs, " ")
 		if len(fs) < 2 || len(fs) > 3 || (fs[1] != "X" && fs[1] != "O") {
 			tb.Fatalf("%q: want a board, X or O to move, and an optional move", line)
 		}

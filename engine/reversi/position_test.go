@@ -1,11 +1,9 @@
 package reversi
 
 import (
-	"bufio"
 	"fmt"
 	"math/bits"
 	"math/rand"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -17,23 +15,15 @@ const perftFile = "testdata/othello-perft.txt"
 
 // readPerft returns the "depth count" lines of perftFile.
 func readPerft(t testing.TB) map[int]uint64 {
-	f, err := os.Open(perftFile)
-	if err != nil {
-		t.Fatalf("open perft table: %v", err)
-	}
-	defer f.Close()
 	want := map[int]uint64{}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || line[0] == '#' {
-			continue
+	for _, fs := range dataLines(t, perftFile) {
+		if len(fs) != 2 {
+			t.Fatalf("bad perft line %q", strings.Join(fs, " "))
 		}
-		fs := strings.Fields(line)
 		d, err1 := strconv.Atoi(fs[0])
 		n, err2 := strconv.ParseUint(fs[1], 10, 64)
-		if len(fs) != 2 || err1 != nil || err2 != nil {
-			t.Fatalf("bad perft line %q", line)
+		if err1 != nil || err2 != nil {
+			t.Fatalf("bad perft line %q", strings.Join(fs, " "))
 		}
 		want[d] = n
 	}

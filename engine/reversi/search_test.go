@@ -1,12 +1,10 @@
 package reversi
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"math/bits"
 	"math/rand"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -32,21 +30,10 @@ func readFFO(tb testing.TB) []ffoPosition { return readFFOFile(tb, ffoFile) }
 // readFFOFile reads a file in the ffo-40-44.txt format: one position a line
 // (id, board, side to move, best moves, score), '#' starts a comment.
 func readFFOFile(tb testing.TB, name string) []ffoPosition {
-	f, err := os.Open(name)
-	if err != nil {
-		tb.Fatalf("open %s: %v", name, err)
-	}
-	defer f.Close()
 	var out []ffoPosition
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || line[0] == '#' {
-			continue
-		}
-		fs := strings.Fields(line)
+	for _, fs := range dataLines(tb, name) {
 		if len(fs) != 5 {
-			tb.Fatalf("%s: bad FFO line %q", name, line)
+			tb.Fatalf("%s: bad FFO line %q", name, strings.Join(fs, " "))
 		}
 		out = append(out, parseFFOLine(tb, fs))
 	}
