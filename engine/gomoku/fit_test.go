@@ -692,10 +692,14 @@ func TestFitEval(t *testing.T) {
 	handLoss := meanLoss(samples, hand, K, true)
 	t.Logf("K = %.0f; hand-set values: log loss %.4f on the training positions, %.4f held out (the labels' own entropy %.4f)",
 		K, meanLoss(samples, hand, K, false), handLoss, labelEntropy(samples, K))
-	embedded := fitVector(evalW)
-	t.Logf("the embedded table: log loss %.4f on the training positions, %.4f held out",
-		meanLoss(samples, embedded, K, false), meanLoss(samples, embedded, K, true))
-	logBuckets(t, samples, K, "embedded", embedded)
+	// measure logs a table's log loss on these labels, overall and by |score|.
+	measure := func(name string, w *evalWeights) {
+		v := fitVector(w)
+		t.Logf("%s: log loss %.4f on the training positions, %.4f held out",
+			name, meanLoss(samples, v, K, false), meanLoss(samples, v, K, true))
+		logBuckets(t, samples, K, name, v)
+	}
+	measure("embedded", evalW)
 	if tables := os.Getenv("GOMOKU_FIT_TABLES"); tables != "" {
 		// Other tables (evaltable.txt's format) measured on the same labels.
 		for _, name := range strings.Split(tables, ",") {
@@ -707,10 +711,7 @@ func TestFitEval(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
-			v := fitVector(w)
-			t.Logf("%s: log loss %.4f on the training positions, %.4f held out",
-				name, meanLoss(samples, v, K, false), meanLoss(samples, v, K, true))
-			logBuckets(t, samples, K, name, v)
+			measure(name, w)
 		}
 	}
 	l2s := envFloats(t, "GOMOKU_FIT_L2", []float64{1e-8, 1e-7, 1e-6})
