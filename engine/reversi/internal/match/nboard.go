@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"os/exec"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -122,19 +123,7 @@ func (n *NBoardPlayer) Move(ctx context.Context, p reversi.Position) (reversi.Sq
 func (n *NBoardPlayer) Analyse(ctx context.Context, p reversi.Position) (reversi.Square, float64, error) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	if n.cmd == nil {
-		if err := n.start(); err != nil {
-			return reversi.NoSquare, 0, err
-		}
-	}
-	// A ping first, so that nothing left from an earlier command can be
-	// taken for this move's answer.
-	n.ping++
-	pong := fmt.Sprintf("pong %d", n.ping)
-	if err := n.send(fmt.Sprintf("ping %d", n.ping)); err != nil {
-		return reversi.NoSquare, 0, err
-	}
-	if _, err := n.await(ctx, func(l string) bool { return strings.TrimSpace(l) == pong }); err != nil {
+	if err := n.sync(ctx); err != nil {
 		return reversi.NoSquare, 0, err
 	}
 	record := GGF(p)
@@ -156,6 +145,107 @@ func (n *NBoardPlayer) Analyse(ctx context.Context, p reversi.Position) (reversi
 		return reversi.NoSquare, 0, fmt.Errorf("match: %s: %w", n.Name(), err)
 	}
 	return sq, eval, nil
+}
+
+// sync starts the engine if it is not running, then sends a ping and
+// reads up to its pong, so that nothing left from an earlier command can be
+// taken for the next answer. n.mu must be held.
+func (n *NBoardPlayer) sync(ctx context.Context) error {
+	if n.cmd == nil {
+		if err := n.start(); err != nil {
+			return err
+		}
+	}
+	n.ping++
+	pong := fmt.Sprintf("pong %d", n.ping)
+	if err := n.send(fmt.Sprintf("ping %d", n.ping)); err != nil {
+		return err
+	}
+	_, err := n.await(ctx, func(l string) bool { return strings.TrimSpace(l) == pong })
+	return err
+}
+
+// MoveValue is an NBoard engine's value of one move, in discs from the
+// view of the side that plays it.
+type MoveValue struct {
+	Move  reversi.Square
+	Value float64
+}
+
+// Hint asks the engine for the values of its best moves best in p ("hint
+// best"; NTest searches every one of them with a full window to Depth) and
+// returns them, highest first. Each move's value is the last one the
+// engine reported ("search" or "book" lines: "search f5 -1.25 0 18"; an
+// engine reports each move again at every depth of its iterations), except
+// that win/loss/draw searches (a depth such as "97%W") are skipped: their
+// values are bounds, not disc counts. The answer ends at the first bare
+// "status" line after a value, as NTest ends it; nothing may be sent
+// before that, since NTest stops a search when input arrives. Moves the
+// engine reported no value for are missing.
+func (n *NBoardPlayer) Hint(ctx context.Context, p reversi.Position, best int) ([]MoveValue, error) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if err := n.sync(ctx); err != nil {
+		return nil, err
+	}
+	if err := n.send(fmt.Sprintf("set game %s\nhint %d", GGF(p), best)); err != nil {
+		return nil, err
+	}
+	values := map[reversi.Square]float64{}
+	var bad error
+	if _, err := n.await(ctx, func(l string) bool {
+		if strings.TrimSpace(l) == "status" && len(values) > 0 {
+			return true
+		}
+		sq, v, ok, err := parseHintLine(l)
+		if err != nil && bad == nil {
+			bad = fmt.Errorf("match: %s: %w", n.Name(), err)
+		}
+		if ok {
+			values[sq] = v
+		}
+		return false
+	}); err != nil {
+		return nil, err
+	}
+	if bad != nil {
+		return nil, bad
+	}
+	out := make([]MoveValue, 0, len(values))
+	for sq, v := range values {
+		out = append(out, MoveValue{sq, v})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Value != out[j].Value {
+			return out[i].Value > out[j].Value
+		}
+		return out[i].Move < out[j].Move
+	})
+	return out, nil
+}
+
+// parseHintLine reads one line of an engine's answer to "hint": a move's
+// value from "search <move> <value> 0 <depth> ..." or "book <move> <value>
+// ...", ok false for any other line and for win/loss/draw searches (the
+// depth ends in W). A move after a pass ("PA-f5") is not a move of the
+// position and is not read.
+func parseHintLine(l string) (reversi.Square, float64, bool, error) {
+	f := strings.Fields(l)
+	if len(f) < 3 || (f[0] != "search" && f[0] != "book") || strings.HasPrefix(strings.ToUpper(f[1]), "PA") {
+		return reversi.NoSquare, 0, false, nil
+	}
+	if f[0] == "search" && len(f) > 4 && strings.HasSuffix(f[4], "W") {
+		return reversi.NoSquare, 0, false, nil
+	}
+	sq, err := reversi.ParseSquare(strings.ToLower(f[1]))
+	if err != nil {
+		return reversi.NoSquare, 0, false, fmt.Errorf("hint line %q: %w", l, err)
+	}
+	v, err := strconv.ParseFloat(f[2], 64)
+	if err != nil {
+		return reversi.NoSquare, 0, false, fmt.Errorf("hint line %q: %w", l, err)
+	}
+	return sq, v, true, nil
 }
 
 // parseMoveAnswer reads an NBoard engine's answer to "go": "=== f5/-1.25/0.30"

@@ -59,6 +59,20 @@ func fakeEngine() {
 			} else {
 				fmt.Printf("=== %s/%.2f/0.0\n", pos.LegalMoves()[0], float64(n)+0.5)
 			}
+		case f[0] == "hint":
+			// Every legal move, the i-th valued i-1 at depth 1 and i at
+			// depth 2, then a win/loss/draw line that must not count, and
+			// "status" to end; a bare "status" before any value does
+			// not end the answer.
+			fmt.Println("status")
+			fmt.Println("status Analyzing")
+			for d := 1; d <= 2; d++ {
+				for i, m := range pos.LegalMoves() {
+					fmt.Printf("search %s %+.2f 0 %d\n", strings.ToUpper(m.String()), float64(i+d-2), d)
+				}
+			}
+			fmt.Printf("search %s +1.00 0 100%%W\n", pos.LegalMoves()[0])
+			fmt.Println("status")
 		case f[0] == "quit":
 			return
 		}
@@ -102,6 +116,61 @@ func TestNBoardPlayer(t *testing.T) {
 	p, _ := start.Play(start.LegalMoves()[0]) // three replies
 	if sq, eval, err := fake.Analyse(context.Background(), p); err != nil || sq != p.LegalMoves()[0] || eval != 3.5 {
 		t.Errorf("Analyse = %v, %v, %v; want %v, 3.5", sq, eval, err, p.LegalMoves()[0])
+	}
+}
+
+// TestNBoardHint asks the fake engine for the values of every move: each
+// move's last value, highest first, the win/loss/draw line left out.
+func TestNBoardHint(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Skip(err)
+	}
+	t.Setenv(fakeEngineEnv, "1")
+	fake := &NBoardPlayer{Label: "fake", Path: exe, Depth: 3}
+	defer fake.Close()
+	p, _ := reversi.Replay(reversi.Start(), []reversi.Square{37, 43}) // f5 d6
+	legal := p.LegalMoves()
+	for range 2 { // twice, so that the second answer is not mixed with the first
+		got, err := fake.Hint(context.Background(), p, 60)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(legal) {
+			t.Fatalf("Hint = %v, want %d moves", got, len(legal))
+		}
+		for k, mv := range got {
+			i := len(legal) - 1 - k
+			if mv.Move != legal[i] || mv.Value != float64(i) {
+				t.Errorf("Hint()[%d] = %v, want %v valued %d", k, mv, legal[i], i)
+			}
+		}
+	}
+}
+
+func TestParseHintLine(t *testing.T) {
+	tests := []struct {
+		line string
+		sq   string
+		v    float64
+		ok   bool
+		bad  bool
+	}{
+		{"search F1       -21.91 0   1", "f1", -21.91, true, false},
+		{"search b5 +3.00 0 18", "b5", 3, true, false},
+		{"book c4 +0.50 120 20", "c4", 0.5, true, false},
+		{"search A5 +1.00 0 100%W", "", 0, false, false},
+		{"search A5 -2.00 0  97% ", "a5", -2, true, false},
+		{"search PA-F1 +2.00 0 12", "", 0, false, false},
+		{"status Analyzing", "", 0, false, false},
+		{"search z9 +1.00 0 3", "", 0, false, true},
+		{"search f5 x 0 3", "", 0, false, true},
+	}
+	for _, tc := range tests {
+		sq, v, ok, err := parseHintLine(tc.line)
+		if (err != nil) != tc.bad || ok != tc.ok || (ok && (sq.String() != tc.sq || v != tc.v)) {
+			t.Errorf("parseHintLine(%q) = %v, %v, %v, %v", tc.line, sq, v, ok, err)
+		}
 	}
 }
 

@@ -6,7 +6,9 @@
 // truth labels positions of match records by exact solves, a set to measure
 // tables by (check -all); debias shifts stages by their mean error; order
 // makes a set of positions with their exactly best moves and measures how
-// well tables order the solver's moves on it. Every step is seeded and
+// well tables order the solver's moves on it; movevalues has NTest value
+// every legal move of positions from match records, a set to measure our
+// move choices by. Every step is seeded and
 // deterministic. The shipped weights are built in several
 // rounds (gen, then fit; then label and fit again for the stages of 29-44
 // empties, then debias); docs/reversi-engine.md gives the exact commands in
@@ -22,7 +24,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: train gen|label|fit|check|judge|truth|debias|order [flags]")
+		fmt.Fprintln(os.Stderr, "usage: train gen|label|fit|check|judge|truth|debias|order|movevalues [flags]")
 		os.Exit(2)
 	}
 	var err error
@@ -43,8 +45,10 @@ func main() {
 		err = runDebias(os.Args[2:])
 	case "order":
 		err = runOrder(os.Args[2:])
+	case "movevalues":
+		err = runMoveValues(os.Args[2:])
 	default:
-		err = fmt.Errorf("unknown command %q (want gen, label, fit, check, judge, truth, debias or order)", os.Args[1])
+		err = fmt.Errorf("unknown command %q (want gen, label, fit, check, judge, truth, debias, order or movevalues)", os.Args[1])
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "train:", err)

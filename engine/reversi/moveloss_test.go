@@ -1,0 +1,232 @@
+package reversi
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// moveLossSet is testdata/movevalues-ntest.txt: midgame positions from
+// games against NTest, with NTest's value of every legal move (train
+// movevalues; the file's header says how it was made).
+const moveLossSet = "testdata/movevalues-ntest.txt"
+
+// valuedPosition is a position of the move-loss set with the judge's value
+// of every legal move, in discs from the mover's view.
+type valuedPosition struct {
+	pos    Position
+	values map[Square]float64
+	best   float64 // the highest value
+}
+
+// key is the position's board and side to move, as the set writes them.
+func (v valuedPosition) key() string {
+	side := "X"
+	if v.pos.ToMove() == White {
+		side = "O"
+	}
+	return v.pos.String() + " " + side
+}
+
+// loss is what move m gives away by the judge's account, in discs.
+func (v valuedPosition) loss(m Square) float64 { return v.best - v.values[m] }
+
+// readMoveValues reads a move-loss set: one position a line, the board, the
+// side to move (X or O) and every legal move with its value ("f5:+1.25").
+func readMoveValues(tb testing.TB, name string) []valuedPosition {
+	tb.Helper()
+	var out []valuedPosition
+	for _, fs := range dataLines(tb, name) {
+		line := strings.Join(fs, " ")
+		if len(fs) < 4 || (fs[1] != "X" && fs[1] != "O") {
+			tb.Fatalf("%q: want a board, X or O to move, and two moves or more with values", line)
+		}
+		side := Black
+		if fs[1] == "O" {
+			side = White
+		}
+		p, err := ParsePosition(fs[0], side)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		v := valuedPosition{pos: p, values: map[Square]float64{}, best: math.Inf(-1)}
+		for _, s := range fs[2:] {
+			m, val, ok := strings.Cut(s, ":")
+			sq, err := ParseSquare(m)
+			x, xerr := strconv.ParseFloat(val, 64)
+			if !ok || err != nil || xerr != nil || !p.IsLegal(sq) {
+				tb.Fatalf("%q: %q is not a legal move with its value", line, s)
+			}
+			v.values[sq] = x
+			v.best = max(v.best, x)
+		}
+		if len(v.values) != len(p.LegalMoves()) {
+			tb.Fatalf("%q: %d values for %d legal moves", line, len(v.values), len(p.LegalMoves()))
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// TestMoveValuesFile checks the move-loss set in the ordinary suite:
+// positions at 30 to 50 empties, each with two moves or more, every one
+// valued, no position twice.
+func TestMoveValuesFile(t *testing.T) {
+	vs := readMoveValues(t, moveLossSet)
+	if len(vs) < 200 {
+		t.Fatalf("%d positions, want at least 200", len(vs))
+	}
+	seen := map[string]bool{}
+	for _, v := range vs {
+		if n := v.pos.Empties(); n < 30 || n > 50 || len(v.values) < 2 || seen[v.key()] {
+			t.Errorf("%s: %d empties, %d moves, seen before %v", v.key(), n, len(v.values), seen[v.key()])
+		}
+		seen[v.key()] = true
+	}
+}
+
+// TestMoveLoss is a measurement of the move choice, run with
+// REVERSI_MOVE_LOSS set to a list of move times ("300ms,1s") or depths
+// ("14,16"): it searches every position of the move-loss set with a fresh
+// engine at level 10 for each time or to each depth and logs the mean loss
+// of the chosen move in discs (the judge's best value minus the chosen
+// move's) with its standard error, the positions where it chose a best
+// move and where it lost more than 2 discs, the mean depth and the nodes.
+// REVERSI_MOVE_LOSS_SET names another set; REVERSI_MOVE_LOSS_OUT=prefix
+// writes each run's choices to prefix-<item>.txt; REVERSI_MOVE_LOSS_BASE
+// names such a file of an earlier run (of another build, say) and adds the
+// paired difference of the losses, position by position, with its
+// standard error: far smaller than the difference of two means, since
+// most positions are easy for both.
+func TestMoveLoss(t *testing.T) {
+	spec := os.Getenv("REVERSI_MOVE_LOSS")
+	if spec == "" {
+		t.Skip("set REVERSI_MOVE_LOSS=300ms,1s (times) or 14,16 (depths) to measure")
+	}
+	set := os.Getenv("REVERSI_MOVE_LOSS_SET")
+	if set == "" {
+		set = moveLossSet
+	}
+	vs := readMoveValues(t, set)
+	var base map[string]Square
+	if name := os.Getenv("REVERSI_MOVE_LOSS_BASE"); name != "" {
+		base = readChoices(t, name)
+	}
+	for _, s := range strings.Split(spec, ",") {
+		depth, derr := strconv.Atoi(s)
+		movetime, terr := time.ParseDuration(s)
+		if derr != nil && terr != nil {
+			t.Fatalf("bad REVERSI_MOVE_LOSS item %q", s)
+		}
+		var losses, diffs []float64
+		var nodes uint64
+		best, big, depths, better, worse := 0, 0, 0, 0, 0
+		var choices strings.Builder
+		for _, v := range vs {
+			var r Result
+			var err error
+			if derr == nil {
+				r, err = NewEngine().Search(context.Background(), v.pos, Limits{Depth: depth})
+			} else {
+				r, err = searchFor(v.pos, movetime)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			l := v.loss(r.Best)
+			losses = append(losses, l)
+			nodes += r.Nodes
+			depths += r.Depth
+			if l <= 0 {
+				best++
+			}
+			if l > 2 {
+				big++
+			}
+			fmt.Fprintf(&choices, "%s %s\n", v.key(), r.Best)
+			if m, ok := base[v.key()]; ok {
+				d := l - v.loss(m)
+				diffs = append(diffs, d)
+				if d < 0 {
+					better++
+				} else if d > 0 {
+					worse++
+				}
+			}
+		}
+		mean, se := meanSE(losses)
+		n := len(vs)
+		t.Logf("%s: %d positions, mean loss %.3f ± %.3f discs (1 SE), best move %d/%d, loss > 2 discs %d, mean depth %.2f, %d nodes",
+			s, n, mean, se, best, n, big, float64(depths)/float64(n), nodes)
+		if base != nil {
+			dm, dse := meanSE(diffs)
+			t.Logf("%s against the base: %d positions paired, loss %+.3f ± %.3f discs (1 SE), less in %d, more in %d",
+				s, len(diffs), dm, dse, better, worse)
+		}
+		if prefix := os.Getenv("REVERSI_MOVE_LOSS_OUT"); prefix != "" {
+			if err := os.WriteFile(prefix+"-"+s+".txt", []byte(choices.String()), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+// readChoices reads a file of moves TestMoveLoss wrote: the board, the side
+// to move and the chosen move, one position a line.
+func readChoices(tb testing.TB, name string) map[string]Square {
+	tb.Helper()
+	out := map[string]Square{}
+	for _, fs := range dataLines(tb, name) {
+		if len(fs) != 3 {
+			tb.Fatalf("%s: %q: want a board, the side to move and a move", name, strings.Join(fs, " "))
+		}
+		sq, err := ParseSquare(fs[2])
+		if err != nil {
+			tb.Fatalf("%s: %v", name, err)
+		}
+		out[fs[0]+" "+fs[1]] = sq
+	}
+	return out
+}
+
+// meanSE is the mean of xs and its standard error.
+func meanSE(xs []float64) (mean, se float64) {
+	n := float64(len(xs))
+	if n < 2 {
+		return math.NaN(), math.NaN()
+	}
+	for _, x := range xs {
+		mean += x
+	}
+	mean /= n
+	ss := 0.0
+	for _, x := range xs {
+		ss += (x - mean) * (x - mean)
+	}
+	return mean, math.Sqrt(ss / (n - 1) / n)
+}
+
+func TestMeanSE(t *testing.T) {
+	tests := []struct {
+		xs       []float64
+		mean, se float64
+	}{
+		{[]float64{1, 1, 1}, 1, 0},
+		{[]float64{0, 2}, 1, 1},              // sd sqrt(2), over sqrt(2)
+		{[]float64{1, 2, 3, 4}, 2.5, 0.6455}, // sd 1.291, over 2
+	}
+	for _, tc := range tests {
+		m, se := meanSE(tc.xs)
+		if math.Abs(m-tc.mean) > 1e-9 || math.Abs(se-tc.se) > 1e-4 {
+			t.Errorf("meanSE(%v) = %v, %v; want %v, %v", tc.xs, m, se, tc.mean, tc.se)
+		}
+	}
+	if m, _ := meanSE([]float64{3}); !math.IsNaN(m) {
+		t.Errorf("meanSE of one value = %v, want NaN", m)
+	}
+}
