@@ -42,6 +42,9 @@ type Gomocup struct {
 	Messages func(string)
 	// Retries counts the moves asked a second time (see Move).
 	Retries int
+	// Fresh sends every position whole with BOARD, in the same process:
+	// for a judge asking about positions that need not follow each other.
+	Fresh bool
 
 	cmd    *exec.Cmd
 	in     io.WriteCloser
@@ -127,7 +130,7 @@ func (g *Gomocup) Move(ctx context.Context, b *gomoku.Board) (gomoku.Point, erro
 
 func (g *Gomocup) move(ctx context.Context, b *gomoku.Board) (gomoku.Point, error) {
 	moves := b.Moves()
-	if g.cmd == nil || !g.continues(b, moves) {
+	if g.cmd == nil || (!g.continues(b, moves) && !(g.Fresh && g.sameGame(b))) {
 		if err := g.start(b); err != nil {
 			return gomoku.Point{}, err
 		}
@@ -139,7 +142,7 @@ func (g *Gomocup) move(ctx context.Context, b *gomoku.Board) (gomoku.Point, erro
 	switch n := len(moves) - len(g.known); {
 	case len(moves) == 0:
 		g.send("BEGIN")
-	case n == 1 && len(g.known) > 0:
+	case n == 1 && len(g.known) > 0 && !g.Fresh:
 		m := moves[len(moves)-1]
 		g.send(fmt.Sprintf("TURN %d,%d", m.X, m.Y))
 	default:
@@ -183,6 +186,12 @@ func (g *Gomocup) continues(b *gomoku.Board, moves []gomoku.Point) bool {
 		}
 	}
 	return len(moves)-len(g.known) <= 1
+}
+
+// sameGame reports whether the running program was started for b's
+// size and rule.
+func (g *Gomocup) sameGame(b *gomoku.Board) bool {
+	return b.Size() == g.size && b.Rule() == g.rule
 }
 
 // ruleBits is the protocol's INFO rule value of a rule.
