@@ -29,6 +29,9 @@ type valuedPosition struct {
 type moveValuesConfig struct {
 	lo, hi int // empties of the positions taken
 	max    int // positions in all (0: one from every game that has one)
+	// exclude holds positions (positionKey) never to take: those of a set
+	// made before, so that a second set is disjoint from it.
+	exclude map[string]bool
 }
 
 // runMoveValues is the "movevalues" command: it takes one position from
@@ -49,12 +52,23 @@ func runMoveValues(args []string) error {
 	depth := fs.Int("nboard-depth", 18, "its depth")
 	set := fs.String("set", "", "judge this set's positions again instead of taking positions from records")
 	out := fs.String("out", "", "output file (required)")
+	exclude := fs.String("exclude", "", "a set whose positions are not taken again")
 	fs.Parse(args)
 	if *nboard == "" || *out == "" {
 		return fmt.Errorf("movevalues: -nboard and -out are required")
 	}
 	var ps []reversi.Position
 	var old []valuedPosition
+	if *exclude != "" {
+		xs, err := readMoveValues(*exclude)
+		if err != nil {
+			return err
+		}
+		cfg.exclude = map[string]bool{}
+		for _, x := range xs {
+			cfg.exclude[positionKey(x.pos)] = true
+		}
+	}
 	if *set != "" {
 		var err error
 		if old, err = readMoveValues(*set); err != nil {
@@ -100,13 +114,16 @@ func runMoveValues(args []string) error {
 // one whose empties are closest to a target that moves through lo..hi from
 // game to game (by the golden ratio's fraction of the range each game, so
 // that any run of games spreads its targets over the range), among those
-// with two legal moves or more and not taken before.
+// with two legal moves or more, not taken before and not excluded.
 func pickPositions(cfg moveValuesConfig, recs []match.Record) ([]reversi.Position, error) {
 	span := cfg.hi - cfg.lo + 1
 	if span < 1 {
 		return nil, fmt.Errorf("movevalues: empty range %d..%d", cfg.lo, cfg.hi)
 	}
 	seen := map[string]bool{}
+	for k := range cfg.exclude {
+		seen[k] = true
+	}
 	var out []reversi.Position
 	for g, r := range recs {
 		if cfg.max > 0 && len(out) == cfg.max {

@@ -103,6 +103,18 @@ func TestMoveValues(t *testing.T) {
 	if got, _ := pickPositions(moveValuesConfig{lo: 30, hi: 50, max: 2}, recs); len(got) != 2 {
 		t.Errorf("max 2 took %d positions", len(got))
 	}
+	again, err := pickPositions(moveValuesConfig{lo: 30, hi: 50, exclude: seen}, recs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range again {
+		if seen[positionKey(p)] {
+			t.Errorf("%s taken again though excluded", positionKey(p))
+		}
+	}
+	if len(again) == 0 {
+		t.Error("no second position from any game")
+	}
 
 	nb := &match.NBoardPlayer{Path: exe, Depth: 1}
 	defer nb.Close()
