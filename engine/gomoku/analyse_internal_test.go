@@ -1,10 +1,8 @@
 package gomoku
 
 import (
-	"bufio"
 	"fmt"
 	"os"
-	"strings"
 	"testing"
 )
 
@@ -16,25 +14,12 @@ func TestAnalyseThreatWins(t *testing.T) {
 	if path == "" {
 		t.Skip("set GOMOKU_ANALYSE to a match log")
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<16), 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		i := strings.Index(line, ": loss ")
-		if i < 0 {
-			continue
-		}
-		head := strings.Fields(line[:i])
-		name := head[len(head)-4] + " " + head[len(head)-1]
-		b := boardFrom(t, Freestyle, strings.TrimSpace(line[i+len(": loss "):]))
+	for _, g := range lostLines(t, path) {
+		name := g.opening + " " + g.colour
+		b := boardFrom(t, Freestyle, g.record)
 		moves := b.Moves()
 		winner := Black
-		if head[len(head)-1] == "black" {
+		if g.colour == "black" {
 			winner = White
 		}
 		e := NewEngine()

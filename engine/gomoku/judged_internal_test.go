@@ -256,12 +256,28 @@ func judgeScore(s string) int {
 // lostRecords maps "opening colour" to the record of each lost game of a
 // match log.
 func lostRecords(t *testing.T, path string) map[string]string {
+	out := map[string]string{}
+	for _, g := range lostLines(t, path) {
+		out[g.opening+" "+g.colour] = g.record
+	}
+	return out
+}
+
+// lostLine is a game our side lost, as a match log gives it.
+type lostLine struct {
+	opening, colour, record string
+}
+
+// lostLines reads the lost games of a match log, in its order: the lines
+// "... piskvork/3 name as white: loss h8i9...". A loss line without the
+// opening, the player and the colour before the colon is an error.
+func lostLines(t *testing.T, path string) []lostLine {
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	out := map[string]string{}
+	var out []lostLine
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<16), 1<<20)
 	for sc.Scan() {
@@ -271,7 +287,13 @@ func lostRecords(t *testing.T, path string) map[string]string {
 			continue
 		}
 		head := strings.Fields(line[:i])
-		out[head[len(head)-4]+" "+head[len(head)-1]] = strings.TrimSpace(line[i+len(": loss "):])
+		if len(head) < 4 || head[len(head)-2] != "as" {
+			t.Fatalf("%s: %q: want \"<opening> <player> as <colour>: loss <record>\"", path, line)
+		}
+		out = append(out, lostLine{head[len(head)-4], head[len(head)-1], strings.TrimSpace(line[i+len(": loss "):])})
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
 	}
 	return out
 }

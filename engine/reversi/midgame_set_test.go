@@ -73,23 +73,13 @@ func TestMidgameSet(t *testing.T) {
 	}
 	gs := readGamePositions(t)
 	for _, s := range strings.Split(spec, ",") {
-		depth, derr := strconv.Atoi(s)
-		movetime, terr := time.ParseDuration(s)
-		if derr != nil && terr != nil {
-			t.Fatalf("bad REVERSI_MIDGAME_SET item %q", s)
-		}
+		search := measureSearch(t, "REVERSI_MIDGAME_SET", s)
 		var nodes uint64
 		var elapsed time.Duration
 		same, refs, depths := 0, 0, 0
 		var moves []string
 		for _, g := range gs {
-			var r Result
-			var err error
-			if derr == nil {
-				r, err = NewEngine().Search(context.Background(), g.pos, Limits{Depth: depth})
-			} else {
-				r, err = searchFor(g.pos, movetime)
-			}
+			r, err := search(g.pos)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -109,6 +99,23 @@ func TestMidgameSet(t *testing.T) {
 			s, len(gs), nodes, elapsed.Seconds(), float64(depths)/n, same, refs)
 		t.Logf("%s moves: %s", s, strings.Join(moves, " "))
 	}
+}
+
+// measureSearch reads one item of a measurement's list (env names the
+// variable, for the error): a depth ("14") or a move time ("300ms"). It
+// returns a search of a position at level 10 with a fresh engine, to that
+// depth or for that time.
+func measureSearch(t *testing.T, env, item string) func(Position) (Result, error) {
+	if depth, err := strconv.Atoi(item); err == nil {
+		return func(p Position) (Result, error) {
+			return NewEngine().Search(context.Background(), p, Limits{Depth: depth})
+		}
+	}
+	if d, err := time.ParseDuration(item); err == nil {
+		return func(p Position) (Result, error) { return searchFor(p, d) }
+	}
+	t.Fatalf("bad %s item %q: want a depth or a move time", env, item)
+	return nil
 }
 
 // searchFor searches p at level 10 with a fresh engine for the given time.

@@ -1,14 +1,12 @@
 package reversi
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"os"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 )
 
 // moveLossSet is testdata/movevalues-ntest.txt: midgame positions from
@@ -118,23 +116,13 @@ func TestMoveLoss(t *testing.T) {
 		base = readChoices(t, name)
 	}
 	for _, s := range strings.Split(spec, ",") {
-		depth, derr := strconv.Atoi(s)
-		movetime, terr := time.ParseDuration(s)
-		if derr != nil && terr != nil {
-			t.Fatalf("bad REVERSI_MOVE_LOSS item %q", s)
-		}
+		search := measureSearch(t, "REVERSI_MOVE_LOSS", s)
 		var losses, diffs []float64
 		var nodes uint64
 		best, big, depths, better, worse := 0, 0, 0, 0, 0
 		var choices strings.Builder
 		for _, v := range vs {
-			var r Result
-			var err error
-			if derr == nil {
-				r, err = NewEngine().Search(context.Background(), v.pos, Limits{Depth: depth})
-			} else {
-				r, err = searchFor(v.pos, movetime)
-			}
+			r, err := search(v.pos)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,10 +1,8 @@
 package match
 
 import (
-	"bufio"
 	"context"
 	"os"
-	"strings"
 	"testing"
 	"time"
 
@@ -22,34 +20,9 @@ func TestAnalyseLosses(t *testing.T) {
 	if os.Getenv("GOMOKU_MATCH") != "analyse" {
 		t.Skip("set GOMOKU_MATCH=analyse and GOMOKU_LOG to analyse the lost games of a match log")
 	}
-	f, err := os.Open(os.Getenv("GOMOKU_LOG"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	moveTime := time.Duration(envInt("GOMOKU_MOVETIME", 2000)) * time.Millisecond
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<16), 1<<20)
-	for sc.Scan() {
-		// "... piskvork/28 level5-d4 as black: loss h8g8..."
-		line := sc.Text()
-		i := strings.Index(line, ": loss ")
-		if i < 0 {
-			continue
-		}
-		head := strings.Fields(line[:i])
-		colour := head[len(head)-1]
-		name := head[len(head)-4]
-		record := strings.TrimSpace(line[i+len(": loss "):])
-		moves, err := gomoku.ParseRecord(record, 15)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ours := gomoku.White
-		if colour == "black" {
-			ours = gomoku.Black
-		}
-		analyseLoss(t, name, colour, moves, ours, moveTime)
+	for _, g := range readLosses(t, os.Getenv("GOMOKU_LOG")) {
+		analyseLoss(t, g.name, colourName(g.ours), g.moves, g.ours, moveTime)
 	}
 }
 

@@ -91,6 +91,9 @@ func readLosses(t *testing.T, path string) []lostGame {
 			continue
 		}
 		head := strings.Fields(line[:i])
+		if len(head) < 4 || head[len(head)-2] != "as" {
+			t.Fatalf("%s: %q: want \"<opening> <player> as <colour>: loss <record>\"", path, line)
+		}
 		g := lostGame{name: head[len(head)-4], ours: gomoku.White}
 		if head[len(head)-1] == "black" {
 			g.ours = gomoku.Black
