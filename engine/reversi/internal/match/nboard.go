@@ -242,8 +242,8 @@ func parseHintLine(l string) (reversi.Square, float64, bool, error) {
 		return reversi.NoSquare, 0, false, fmt.Errorf("hint line %q: %w", l, err)
 	}
 	v, err := strconv.ParseFloat(f[2], 64)
-	if err != nil {
-		return reversi.NoSquare, 0, false, fmt.Errorf("hint line %q: %w", l, err)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return reversi.NoSquare, 0, false, fmt.Errorf("hint line %q: the value is not a number of discs", l)
 	}
 	return sq, v, true, nil
 }

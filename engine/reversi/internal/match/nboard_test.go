@@ -165,6 +165,8 @@ func TestParseHintLine(t *testing.T) {
 		{"status Analyzing", "", 0, false, false},
 		{"search z9 +1.00 0 3", "", 0, false, true},
 		{"search f5 x 0 3", "", 0, false, true},
+		{"search f5 NaN 0 3", "", 0, false, true},
+		{"book f5 +Inf 0 3", "", 0, false, true},
 	}
 	for _, tc := range tests {
 		sq, v, ok, err := parseHintLine(tc.line)
@@ -172,6 +174,31 @@ func TestParseHintLine(t *testing.T) {
 			t.Errorf("parseHintLine(%q) = %v, %v, %v, %v", tc.line, sq, v, ok, err)
 		}
 	}
+}
+
+// FuzzParseHintLine checks that any line is read without a panic, and that
+// a value read, written back as a search line, reads the same.
+func FuzzParseHintLine(f *testing.F) {
+	for _, l := range []string{"search F1 -21.91 0 1", "book c4 +0.50 120 20", "search A5 +1.00 0 100%W",
+		"search PA-F1 +2.00 0 12", "status Analyzing", "search z9 +1.00 0 3", "search f5 NaN 0 3", ""} {
+		f.Add(l)
+	}
+	f.Fuzz(func(t *testing.T, l string) {
+		sq, v, ok, err := parseHintLine(l)
+		if err != nil && ok {
+			t.Fatalf("%q: ok with an error %v", l, err)
+		}
+		if !ok {
+			return
+		}
+		if math.IsNaN(v) || math.IsInf(v, 0) || sq == reversi.NoSquare {
+			t.Fatalf("%q: read %v %v", l, sq, v)
+		}
+		back := fmt.Sprintf("search %s %s 0 18", sq, strconv.FormatFloat(v, 'g', -1, 64))
+		if sq2, v2, ok2, err2 := parseHintLine(back); !ok2 || err2 != nil || sq2 != sq || v2 != v {
+			t.Fatalf("%q read %v %v; %q reads %v %v %v %v", l, sq, v, back, sq2, v2, ok2, err2)
+		}
+	})
 }
 
 func TestGGF(t *testing.T) {

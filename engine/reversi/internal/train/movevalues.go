@@ -257,8 +257,11 @@ func parseValuedPosition(line string) (valuedPosition, error) {
 			return valuedPosition{}, fmt.Errorf("%q: want a legal move and its value", s)
 		}
 		x, err := strconv.ParseFloat(val, 64)
-		if err != nil {
-			return valuedPosition{}, fmt.Errorf("%q: %w", s, err)
+		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+			return valuedPosition{}, fmt.Errorf("%q: want a move and a number of discs", s)
+		}
+		if !math.IsNaN(v.valueOf(sq)) {
+			return valuedPosition{}, fmt.Errorf("%q: %s valued twice", s, sq)
 		}
 		v.values = append(v.values, match.MoveValue{Move: sq, Value: x})
 	}

@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"math/bits"
 	"os"
 	"path/filepath"
@@ -168,6 +169,8 @@ func TestParseValuedPosition(t *testing.T) {
 		{board + " O d6:+1.00 f4:-0.50 f6:x", false},     // no number
 		{board + " X d6:+1.00 f4:-0.50 f6:+2.00", false}, // the wrong side to move
 		{board + " O d6 +1.00 f4:-0.50 f6:+2.00", false}, // no colon
+		{board + " O d6:+1.00 d6:-0.50 f6:+2.00", false}, // d6 twice, f4 missing
+		{board + " O d6:+1.00 f4:NaN f6:+2.00", false},   // not a number of discs
 	}
 	for _, tc := range tests {
 		v, err := parseValuedPosition(tc.line)
@@ -178,4 +181,32 @@ func TestParseValuedPosition(t *testing.T) {
 			t.Errorf("parseValuedPosition(%q) = %v, want f6 first and f4 at -0.50", tc.line, v.values)
 		}
 	}
+}
+
+// FuzzParseValuedPosition checks that any line is read without a panic,
+// and that a position read, written back by writeMoveValues, reads the
+// same.
+func FuzzParseValuedPosition(f *testing.F) {
+	p, _ := reversi.Replay(reversi.Start(), []reversi.Square{37})
+	for _, l := range []string{p.String() + " O d6:+1.00 f4:-0.50 f6:+2.00", p.String() + " O d6:+1.00 d6:-0.50 f6:+2.00",
+		p.String() + " X d6:+1.00", "", "x O a1:+1"} {
+		f.Add(l)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		v, err := parseValuedPosition(line)
+		if err != nil {
+			return
+		}
+		var b strings.Builder
+		writeMoveValues(&b, []valuedPosition{v})
+		w, err := parseValuedPosition(strings.TrimSpace(b.String()))
+		if err != nil {
+			t.Fatalf("%q read, written back as %q: %v", line, b.String(), err)
+		}
+		for _, mv := range v.values {
+			if d := math.Abs(w.valueOf(mv.Move) - mv.Value); !(d <= 0.005+1e-9*math.Abs(mv.Value)) {
+				t.Fatalf("%q: %s was %v, written back %v", line, mv.Move, mv.Value, w.valueOf(mv.Move))
+			}
+		}
+	})
 }
