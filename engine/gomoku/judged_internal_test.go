@@ -118,22 +118,37 @@ func tallyKinds(t *testing.T, g judgedGame, before map[int]judgedPos, record str
 // moves (GOMOKU_JUDGE_BEFORE=1): per game, per move number, the judge's
 // score and its move.
 func judgedBefore(t *testing.T, path string) map[string]map[int]judgedPos {
+	out := map[string]map[int]judgedPos{}
+	// "before piskvork/0 black 47 l6 judge=-252 line=L6J6D7..."
+	scanJudgeLines(t, path, "before", 7, func(key string, p judgedPos, _ []string) {
+		if out[key] == nil {
+			out[key] = map[int]judgedPos{}
+		}
+		out[key][p.n] = p
+	})
+	return out
+}
+
+// scanJudgeLines calls fn for each line of a TestJudgeLosses log that
+// starts (after the test's prefix) with word and has at least min fields:
+// the game's key ("piskvork/3 white"), the position (move number, move,
+// the judge's score, the first move of its line) and the line's fields
+// from word on.
+func scanJudgeLines(t *testing.T, path, word string, min int, fn func(key string, p judgedPos, fs []string)) {
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	out := map[string]map[int]judgedPos{}
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<16), 1<<20)
 	for sc.Scan() {
-		// "before piskvork/0 black 47 l6 judge=-252 line=L6J6D7..."
 		fs := strings.Fields(sc.Text())
 		i := 0
-		for i < len(fs) && fs[i] != "before" {
+		for i < len(fs) && fs[i] != word {
 			i++
 		}
-		if len(fs)-i < 7 {
+		if len(fs)-i < min {
 			continue
 		}
 		fs = fs[i:]
@@ -145,16 +160,11 @@ func judgedBefore(t *testing.T, path string) map[string]map[int]judgedPos {
 		if ms, err := ParseRecord(strings.ToLower(strings.TrimPrefix(fs[6], "line=")), 15); err == nil && len(ms) > 0 {
 			p.reply = FormatRecord(ms[:1])
 		}
-		key := fs[1] + " " + fs[2]
-		if out[key] == nil {
-			out[key] = map[int]judgedPos{}
-		}
-		out[key][n] = p
+		fn(fs[1]+" "+fs[2], p, fs)
 	}
 	if err := sc.Err(); err != nil {
 		t.Fatal(err)
 	}
-	return out
 }
 
 // judgedLost and judgedLevel are the judge's scores (Rapfi's classical
@@ -198,45 +208,19 @@ func (g judgedGame) critical() int {
 
 // judgedGames reads a TestJudgeLosses log, game by game in its order.
 func judgedGames(t *testing.T, path string) []judgedGame {
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	var games []judgedGame
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<16), 1<<20)
-	for sc.Scan() {
-		// "judge piskvork/0 black 9 g12 judge=+197 line=G13J10... ours=1905 best=g13 depth=14"
-		fs := strings.Fields(sc.Text())
-		i := 0
-		for i < len(fs) && fs[i] != "judge" {
-			i++
+	// "judge piskvork/0 black 9 g12 judge=+197 line=G13J10... ours=1905 best=g13 depth=14"
+	scanJudgeLines(t, path, "judge", 10, func(key string, p judgedPos, fs []string) {
+		ours, err := strconv.Atoi(strings.TrimPrefix(fs[7], "ours="))
+		if err != nil {
+			t.Fatalf("%s: bad line %q", path, strings.Join(fs, " "))
 		}
-		if len(fs)-i < 10 {
-			continue
-		}
-		fs = fs[i:]
-		key := fs[1] + " " + fs[2]
-		n, err1 := strconv.Atoi(fs[3])
-		ours, err2 := strconv.Atoi(strings.TrimPrefix(fs[7], "ours="))
-		if err1 != nil || err2 != nil {
-			t.Fatalf("%s: bad line %q", path, sc.Text())
-		}
-		p := judgedPos{n: n, move: fs[4], judge: judgeScore(strings.TrimPrefix(fs[5], "judge=")), ours: ours}
-		if line := strings.ToLower(strings.TrimPrefix(fs[6], "line=")); line != "" {
-			if ms, err := ParseRecord(line, 15); err == nil && len(ms) > 0 {
-				p.reply = FormatRecord(ms[:1])
-			}
-		}
+		p.ours = ours
 		if len(games) == 0 || games[len(games)-1].key != key {
 			games = append(games, judgedGame{key: key})
 		}
 		games[len(games)-1].pos = append(games[len(games)-1].pos, p)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
+	})
 	return games
 }
 
@@ -335,8 +319,8 @@ func analyseCritical(t *testing.T, g judgedGame, k int, record string, counts ma
 	if p.judge == judgedMate {
 		counts["judge mate"]++
 	}
-	if nodes := envInt(t, "GOMOKU_JUDGED_LONG"); nodes > 0 && (p.judge == judgedMate || pn) {
-		verifyCritical(t, g.key, b, m, uint64(nodes))
+	if nodes := envUint(t, "GOMOKU_JUDGED_LONG", 0); nodes > 0 && (p.judge == judgedMate || pn) {
+		verifyCritical(t, g.key, b, m, nodes)
 	}
 	t.Logf("lost %s: move %d %s (%s) judge %s -> %s, ours %d | threat win after it: big %v, pn %v | judge's reply %s | 800k nodes: %v %d | %s",
 		g.key, p.n, p.move, kind, judgeText(before), judgeText(p.judge), p.ours, big, pn, p.reply,
@@ -414,17 +398,4 @@ func verifyCritical(t *testing.T, key string, b *Board, m int, nodes uint64) {
 	}
 	t.Logf("verify %s: %v proven lost in %d nodes; not proven lost: %v; proven lost: %v | %s %v",
 		key, b.point(m), nodes, hold, lost, FormatRecord(b.Moves()), b.point(m))
-}
-
-// envInt reads an integer environment variable, 0 when unset.
-func envInt(t *testing.T, name string) int {
-	v := os.Getenv(name)
-	if v == "" {
-		return 0
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	return n
 }

@@ -215,13 +215,18 @@ func (n *NBoardPlayer) Hint(ctx context.Context, p reversi.Position, best int) (
 	for sq, v := range values {
 		out = append(out, MoveValue{sq, v})
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Value != out[j].Value {
-			return out[i].Value > out[j].Value
-		}
-		return out[i].Move < out[j].Move
-	})
+	SortMoveValues(out)
 	return out, nil
+}
+
+// SortMoveValues orders move values highest first, ties by square.
+func SortMoveValues(vs []MoveValue) {
+	sort.Slice(vs, func(i, j int) bool {
+		if vs[i].Value != vs[j].Value {
+			return vs[i].Value > vs[j].Value
+		}
+		return vs[i].Move < vs[j].Move
+	})
 }
 
 // parseHintLine reads one line of an engine's answer to "hint": a move's

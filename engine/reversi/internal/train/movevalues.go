@@ -9,7 +9,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -268,7 +267,7 @@ func parseValuedPosition(line string) (valuedPosition, error) {
 	if len(v.values) != len(p.LegalMoves()) {
 		return valuedPosition{}, fmt.Errorf("%d values for %d legal moves", len(v.values), len(p.LegalMoves()))
 	}
-	sortValues(v.values)
+	match.SortMoveValues(v.values)
 	return v, nil
 }
 
@@ -306,14 +305,4 @@ func compareMoveValues(w io.Writer, a, b []valuedPosition) {
 	n := float64(max(len(a), 1))
 	fmt.Fprintf(w, "%d positions: same best move (or one as good) in %d, mean loss of the first best move %.2f discs, mean |change| of a move's value %.2f discs\n",
 		len(a), same, lost/n, change/float64(max(moves, 1)))
-}
-
-// sortValues orders move values highest first (ties by square).
-func sortValues(vs []match.MoveValue) {
-	sort.Slice(vs, func(i, j int) bool {
-		if vs[i].Value != vs[j].Value {
-			return vs[i].Value > vs[j].Value
-		}
-		return vs[i].Move < vs[j].Move
-	})
 }
