@@ -414,12 +414,27 @@ type fitSample struct {
 	score  float64 // the search's score, side to move's view
 	result float64 // the game's result for the side to move
 	held   bool    // held out: every fifth game, to measure the fit on games it did not see
+	// fromResult: the target is the game's result, not the score
+	// (GOMOKU_FIT_RESULTS, TestLabelResults' labels).
+	fromResult bool
+	black      bool // Black is to move
+	stones     int
+}
+
+// target is the probability the fit aims at: the game's result for a
+// result label, sigmoid(score/K) for a search label.
+func (s *fitSample) target(K float64) float64 {
+	if s.fromResult {
+		return s.result
+	}
+	return sigmoid(clampScore(s.score) / K)
 }
 
 // readLabels reads label files (TestLabelEval's lines: the position's
 // record, the search's score, the game's result for the side to move,
-// the game's hash) and rebuilds each position's features.
-func readLabels(t *testing.T, files string) []fitSample {
+// the game's hash) and rebuilds each position's features; fromResult
+// marks them as result labels.
+func readLabels(t *testing.T, files string, fromResult bool) []fitSample {
 	var samples []fitSample
 	for _, name := range strings.Split(files, ",") {
 		data, err := os.ReadFile(name)
@@ -444,7 +459,7 @@ func readLabels(t *testing.T, files string) []fitSample {
 					t.Fatalf("%s: %v in %q", name, err, line)
 				}
 			}
-			samples = append(samples, fitSample{fitFeatures(b), score, res, game%5 == 0})
+			samples = append(samples, fitSample{fitFeatures(b), score, res, game%5 == 0, fromResult, b.ToMove() == Black, b.MoveCount()})
 		}
 	}
 	return samples
@@ -468,7 +483,7 @@ func fitScale(samples []fitSample) float64 {
 	for K := 100.0; K <= 20000; K *= 1.05 {
 		loss := 0.0
 		for _, s := range samples {
-			if !s.held && s.result != 0.5 {
+			if !s.held && s.result != 0.5 && !s.fromResult {
 				loss += logLoss(clampScore(s.score)/K, s.result)
 			}
 		}
@@ -483,13 +498,19 @@ func fitScale(samples []fitSample) float64 {
 // are certainties either way.
 func clampScore(s float64) float64 { return max(-20000, min(20000, s)) }
 
-// meanLoss is the mean log loss of the weights v against the labels'
-// probabilities, on the held-out samples (held) or the others.
+// meanLoss is the mean log loss of the weights v against the search
+// labels' probabilities, on the held-out samples (held) or the others.
 func meanLoss(samples []fitSample, v []float64, K float64, held bool) float64 {
+	return kindLoss(samples, v, K, held, false)
+}
+
+// kindLoss is meanLoss on the result labels (fromResult) or the search
+// labels.
+func kindLoss(samples []fitSample, v []float64, K float64, held, fromResult bool) float64 {
 	loss, n := 0.0, 0
 	for _, s := range samples {
-		if s.held == held {
-			loss += logLoss(dot(s.f, v)/K, sigmoid(clampScore(s.score)/K))
+		if s.held == held && s.fromResult == fromResult {
+			loss += logLoss(dot(s.f, v)/K, s.target(K))
 			n++
 		}
 	}
@@ -606,9 +627,10 @@ func fold(g []float64) []float64 {
 // the situation values moves) with Adam: the features' scales differ
 // by two orders of magnitude (the empty points that make nothing are
 // counted by the hundred, a four-three once), and Adam's per-parameter
-// steps, in evaluation units, need no tuning for that. It returns the
-// weights in feature order.
-func fitWeights(samples []fitSample, prior []float64, K, l2, l2Parts, l2Sit float64, onlySit bool, iters int) []float64 {
+// steps, in evaluation units, need no tuning for that. A result label
+// counts rw times a search label. It returns the weights in feature
+// order.
+func fitWeights(samples []fitSample, prior []float64, K, l2, l2Parts, l2Sit float64, onlySit bool, iters int, rw float64) []float64 {
 	const (
 		rate         = 2.0 // evaluation units per step, at most
 		beta1, beta2 = 0.9, 0.999
@@ -617,10 +639,10 @@ func fitWeights(samples []fitSample, prior []float64, K, l2, l2Parts, l2Sit floa
 	m1 := make([]float64, len(p))
 	m2 := make([]float64, len(p))
 	grad := make([]float64, numFitFeatures)
-	n := 0
+	n := 0.0
 	for _, s := range samples {
 		if !s.held {
-			n++
+			n += sampleWeight(&s, rw)
 		}
 	}
 	for it := 1; it <= iters; it++ {
@@ -630,7 +652,7 @@ func fitWeights(samples []fitSample, prior []float64, K, l2, l2Parts, l2Sit floa
 			if s.held {
 				continue
 			}
-			d := (sigmoid(dot(s.f, v)/K) - sigmoid(clampScore(s.score)/K)) / K
+			d := sampleWeight(&s, rw) * (sigmoid(dot(s.f, v)/K) - s.target(K)) / K
 			for _, x := range s.f {
 				grad[x.index] += d * float64(x.count)
 			}
@@ -651,7 +673,7 @@ func fitWeights(samples []fitSample, prior []float64, K, l2, l2Parts, l2Sit floa
 			case j < fitPatterns:
 				reg = l2
 			}
-			g := gp[j]/float64(n) + 2*reg*(p[j]-prior[j])
+			g := gp[j]/n + 2*reg*(p[j]-prior[j])
 			m1[j] = beta1*m1[j] + (1-beta1)*g
 			m2[j] = beta2*m2[j] + (1-beta2)*g*g
 			p[j] -= rate * (m1[j] / c1) / (math.Sqrt(m2[j]/c2) + 1e-12)
@@ -660,19 +682,35 @@ func fitWeights(samples []fitSample, prior []float64, K, l2, l2Parts, l2Sit floa
 	return expand(p)
 }
 
-func TestFitEval(t *testing.T) {
-	files := os.Getenv("GOMOKU_FIT")
-	if files == "" {
-		t.Skip("set GOMOKU_FIT to label files (TestLabelEval) to fit the evaluation on")
+// sampleWeight is a label's weight in the fit: rw for a result label.
+func sampleWeight(s *fitSample, rw float64) float64 {
+	if s.fromResult {
+		return rw
 	}
-	samples := readLabels(t, files)
+	return 1
+}
+
+func TestFitEval(t *testing.T) {
+	files, rfiles := os.Getenv("GOMOKU_FIT"), os.Getenv("GOMOKU_FIT_RESULTS")
+	if files == "" && rfiles == "" {
+		t.Skip("set GOMOKU_FIT to label files (TestLabelEval), or GOMOKU_FIT_RESULTS to result labels (TestLabelResults), to fit the evaluation on")
+	}
+	var samples []fitSample
+	if files != "" {
+		samples = readLabels(t, files, false)
+	}
+	nSearch := len(samples)
+	if rfiles != "" {
+		samples = append(samples, readLabels(t, rfiles, true)...)
+	}
+	results := len(samples) > nSearch
 	held := 0
 	for _, s := range samples {
 		if s.held {
 			held++
 		}
 	}
-	t.Logf("%d positions, %d of them held out", len(samples), held)
+	t.Logf("%d positions (%d search labels, %d result labels), %d of them held out", len(samples), nSearch, len(samples)-nSearch, held)
 	K := fitScale(samples)
 	givenK := ""
 	if k := envFloats(t, "GOMOKU_FIT_K", nil); k != nil {
@@ -685,11 +723,18 @@ func TestFitEval(t *testing.T) {
 	}
 	prior := priorParams()
 	onlySit := os.Getenv("GOMOKU_FIT_FROM") == "embedded"
-	if onlySit {
-		prior = paramsOf(evalW) // fit the situation values on top of the embedded table
+	if onlySit || os.Getenv("GOMOKU_FIT_FROM") == "table" {
+		// Fit the situation values on top of the embedded table, or
+		// (table) everything, from the embedded table and regularised
+		// towards it.
+		prior = paramsOf(evalW)
 	}
+	rw := envFloats(t, "GOMOKU_FIT_RESULT_WEIGHT", []float64{1})[0]
+	// The measure a fit is chosen by: the held-out log loss on the
+	// search labels, or with result labels on those.
+	chosen := func(v []float64) float64 { return kindLoss(samples, v, K, true, results) }
 	hand := fitVector(handSetWeights())
-	handLoss := meanLoss(samples, hand, K, true)
+	handLoss := chosen(hand)
 	t.Logf("K = %.0f; hand-set values: log loss %.4f on the training positions, %.4f held out (the labels' own entropy %.4f)",
 		K, meanLoss(samples, hand, K, false), handLoss, labelEntropy(samples, K))
 	// measure logs a table's log loss on these labels, overall and by |score|.
@@ -698,6 +743,7 @@ func TestFitEval(t *testing.T) {
 		t.Logf("%s: log loss %.4f on the training positions, %.4f held out",
 			name, meanLoss(samples, v, K, false), meanLoss(samples, v, K, true))
 		logBuckets(t, samples, K, name, v)
+		logResults(t, samples, K, name, v)
 	}
 	measure("embedded", evalW)
 	if tables := os.Getenv("GOMOKU_FIT_TABLES"); tables != "" {
@@ -721,10 +767,11 @@ func TestFitEval(t *testing.T) {
 	var best []float64
 	bestLoss, bestL2 := handLoss, 0.0
 	for _, l2 := range l2s {
-		v := fitWeights(samples, prior, K, l2, l2Parts, l2Sit, onlySit, iters)
-		h := meanLoss(samples, v, K, true)
-		t.Logf("l2 %g: log loss %.4f on the training positions, %.4f held out", l2, meanLoss(samples, v, K, false), h)
+		v := fitWeights(samples, prior, K, l2, l2Parts, l2Sit, onlySit, iters, rw)
+		h := chosen(v)
+		t.Logf("l2 %g: log loss %.4f on the training positions, %.4f held out", l2, meanLoss(samples, v, K, false), meanLoss(samples, v, K, true))
 		logBuckets(t, samples, K, "fitted", v)
+		logResults(t, samples, K, "fitted", v)
 		if h < bestLoss {
 			best, bestLoss, bestL2 = v, h, l2
 		}
@@ -744,9 +791,9 @@ func TestFitEval(t *testing.T) {
 			"side that has just moved; per pair of the two sides' situations (side to",
 			"move's, other side's) a value added to the score, a pair left out is 0.",
 			"Written by TestFitEval (fit_test.go):",
-			fmt.Sprintf("GOMOKU_FIT=<labels> GOMOKU_FIT_L2=%g GOMOKU_FIT_L2_PARTS=%g GOMOKU_FIT_L2_SIT=%g GOMOKU_FIT_ITERS=%d%s", bestL2, l2Parts, l2Sit, iters, givenK),
-			fmt.Sprintf("%d labelled positions (%d held out), K %.0f, held-out log loss %.4f (hand-set %.4f).",
-				len(samples), held, K, bestLoss, handLoss),
+			fmt.Sprintf("GOMOKU_FIT=<labels> GOMOKU_FIT_L2=%g GOMOKU_FIT_L2_PARTS=%g GOMOKU_FIT_L2_SIT=%g GOMOKU_FIT_ITERS=%d%s%s", bestL2, l2Parts, l2Sit, iters, givenK, resultSettings(results, rw)),
+			fmt.Sprintf("%d labelled positions (%d held out), K %.0f, held-out log loss %.4f (hand-set %.4f)%s.",
+				len(samples), held, K, bestLoss, handLoss, map[bool]string{true: " on the result labels"}[results]),
 		}
 		if err := os.WriteFile(out, []byte(formatEvalTable(w, header)), 0o644); err != nil {
 			t.Fatal(err)
@@ -761,7 +808,7 @@ func logBuckets(t *testing.T, samples []fitSample, K float64, name string, v []f
 	loss := make([]float64, len(bounds))
 	n := make([]int, len(bounds))
 	for _, s := range samples {
-		if !s.held {
+		if !s.held || s.fromResult {
 			continue
 		}
 		i := 0
@@ -778,12 +825,73 @@ func logBuckets(t *testing.T, samples []fitSample, K float64, name string, v []f
 	t.Log(line)
 }
 
+// resultSettings names the result labels' settings in a written
+// table's header.
+func resultSettings(results bool, rw float64) string {
+	if !results {
+		return ""
+	}
+	return fmt.Sprintf(" GOMOKU_FIT_RESULTS=<result labels> GOMOKU_FIT_RESULT_WEIGHT=%g GOMOKU_FIT_FROM=%s", rw, os.Getenv("GOMOKU_FIT_FROM"))
+}
+
+// logResults logs, on the held-out result labels, the log loss of the
+// weights v against the games' results and the mean predicted against
+// the mean result, by the colour to move and by the stones on the board;
+// and the scale at which v predicts the results best.
+func logResults(t *testing.T, samples []fitSample, K float64, name string, v []float64) {
+	type acc struct{ loss, pred, res, n float64 }
+	var by [2][3]acc // colour to move (black, white), stones <20, <30, more
+	var all acc
+	for _, s := range samples {
+		if !s.held || !s.fromResult {
+			continue
+		}
+		z := dot(s.f, v) / K
+		c := 1
+		if s.black {
+			c = 0
+		}
+		st := min(max(s.stones-10, 0)/10, 2)
+		for _, a := range []*acc{&by[c][st], &all} {
+			a.loss += logLoss(z, s.result)
+			a.pred += sigmoid(z)
+			a.res += s.result
+			a.n++
+		}
+	}
+	if all.n == 0 {
+		return
+	}
+	bestK, bestLoss := 0.0, math.Inf(1)
+	for k := 100.0; k <= 50000; k *= 1.05 {
+		loss := 0.0
+		for _, s := range samples {
+			if !s.held && s.fromResult {
+				loss += logLoss(dot(s.f, v)/k, s.result)
+			}
+		}
+		if loss < bestLoss {
+			bestK, bestLoss = k, loss
+		}
+	}
+	line := fmt.Sprintf("%s, held-out result labels: log loss %.4f (%.0f), predicted %.3f, result %.3f; best K on the training ones %.0f; by colour to move and stones (<20, <30, more) loss/predicted/result:",
+		name, all.loss/all.n, all.n, all.pred/all.n, all.res/all.n, bestK)
+	for c, col := range []string{"black", "white"} {
+		line += " " + col
+		for _, a := range by[c] {
+			n := max(a.n, 1)
+			line += fmt.Sprintf(" %.3f/%.3f/%.3f(%.0f)", a.loss/n, a.pred/n, a.res/n, a.n)
+		}
+	}
+	t.Log(line)
+}
+
 // labelEntropy is the mean entropy of the held-out labels' probabilities:
 // the log loss of a perfect fit.
 func labelEntropy(samples []fitSample, K float64) float64 {
 	sum, n := 0.0, 0
 	for _, s := range samples {
-		if s.held {
+		if s.held && !s.fromResult {
 			y := sigmoid(clampScore(s.score) / K)
 			sum += logLoss(clampScore(s.score)/K, y)
 			n++

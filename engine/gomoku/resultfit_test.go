@@ -1,0 +1,270 @@
+package gomoku
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"hash/fnv"
+	"math"
+	"math/rand"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Labels from games' results rather than from our own searches (issue
+// 15's eighteenth session), both steps skipped in the normal suite.
+//
+// Games: level 6 against itself at a fixed node budget a move, from
+// seeded random openings (the centre and then GOMOKU_SELFPLAY_OPEN moves
+// at most, each drawn from the eight best points by the move order's
+// value), or with GOMOKU_SELFPLAY_PISKVORK set from a Piskvork opening
+// (one of the 40 that fit 15x15, turned by one of the board's eight
+// symmetries) and then up to GOMOKU_SELFPLAY_OPEN such moves, written as
+// match-log lines that readLoggedGames reads:
+//
+//	GOMOKU_SELFPLAY_OUT=games.txt [GOMOKU_SELFPLAY_GAMES=100] \
+//	  [GOMOKU_SELFPLAY_NODES=30000] [GOMOKU_SELFPLAY_SEED=1] [GOMOKU_SELFPLAY_OPEN=5] \
+//	  [GOMOKU_SELFPLAY_PISKVORK=1] go test -run TestSelfPlayGames -v -timeout 0 ./engine/gomoku
+//
+// Result labels: every position of every distinct game from move
+// GOMOKU_RLABEL_FROM to GOMOKU_RLABEL_TO (stones on the board), only the
+// quiet ones (quietPosition) unless GOMOKU_RLABEL_ALL is set, written in
+// TestLabelEval's format with the score of a search of
+// GOMOKU_RLABEL_NODES nodes (0, the default: no search, score 0):
+//
+//	GOMOKU_RLABEL=<match logs or games files> GOMOKU_RLABEL_OUT=rlabels.txt \
+//	  [GOMOKU_RLABEL_FROM=10] [GOMOKU_RLABEL_TO=45] [GOMOKU_RLABEL_NODES=0] \
+//	  go test -run TestLabelResults -v -timeout 0 ./engine/gomoku
+//
+// TestFitEval reads such files with GOMOKU_FIT_RESULTS: their target is
+// the game's result, not the score.
+
+// TestSelfPlayGames plays the self-play games.
+func TestSelfPlayGames(t *testing.T) {
+	name := os.Getenv("GOMOKU_SELFPLAY_OUT")
+	if name == "" {
+		t.Skip("set GOMOKU_SELFPLAY_OUT to a file to write self-play games to")
+	}
+	out, err := os.Create(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	games := int(envUint(t, "GOMOKU_SELFPLAY_GAMES", 100))
+	nodes := envUint(t, "GOMOKU_SELFPLAY_NODES", 30000)
+	open := int(envUint(t, "GOMOKU_SELFPLAY_OPEN", 5))
+	seed := int64(envUint(t, "GOMOKU_SELFPLAY_SEED", 1))
+	rng := rand.New(rand.NewSource(seed))
+	var openings [][]Point
+	if os.Getenv("GOMOKU_SELFPLAY_PISKVORK") != "" {
+		openings, _ = piskvorkOpenings(t)
+	}
+	start := time.Now()
+	var black [3]int
+	for g := range games {
+		var b *Board
+		if openings != nil {
+			b = randomOpening(rng, openings[rng.Intn(len(openings))], rng.Intn(8), rng.Intn(open+1))
+		} else {
+			b = randomOpening(rng, []Point{{X: 7, Y: 7}}, 0, 2+rng.Intn(open))
+		}
+		e := NewEngine()
+		for !b.Over() && b.MoveCount() < 225 {
+			r, err := e.Search(context.Background(), b, Limits{Nodes: nodes})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := b.Play(r.Best); err != nil {
+				t.Fatal(err)
+			}
+		}
+		res := "draw"
+		if w, over := b.Winner(); over && !b.Draw() {
+			res = "loss"
+			if w == Black {
+				res = "win"
+			}
+		}
+		black[map[string]int{"win": 0, "loss": 1, "draw": 2}[res]]++
+		fmt.Fprintf(out, "selfplay seed %d game %d nodes %d as black: %s %s\n", seed, g, nodes, res, FormatRecord(b.Moves()))
+		if g%20 == 19 {
+			t.Logf("%d games, %v", g+1, time.Since(start).Round(time.Second))
+		}
+	}
+	t.Logf("%d games at %d nodes a move in %v: black +%d -%d =%d", games, nodes, time.Since(start).Round(time.Second), black[0], black[1], black[2])
+}
+
+// piskvorkOpenings reads the Piskvork openings that fit 15x15 from the
+// match harness's list (offsets from the centre; internal/match's
+// ParseOpenings reads the same file), and their names ("piskvork/3").
+func piskvorkOpenings(t *testing.T) ([][]Point, []string) {
+	data, err := os.ReadFile("internal/match/testdata/gomoku-openings.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out [][]Point
+	var names []string
+	for _, line := range strings.Split(string(data), "\n") {
+		f := strings.Split(strings.TrimSpace(line), "|")
+		if len(f) != 6 || f[0] != "piskvork" {
+			continue
+		}
+		var moves []Point
+		fits := true
+		for _, pair := range strings.Fields(f[5]) {
+			var dx, dy int
+			if _, err := fmt.Sscanf(pair, "%d,%d", &dx, &dy); err != nil {
+				t.Fatalf("opening %q: %v", line, err)
+			}
+			p := Point{X: 7 + dx, Y: 7 + dy}
+			fits = fits && p.X >= 0 && p.Y >= 0 && p.X < 15 && p.Y < 15
+			moves = append(moves, p)
+		}
+		if fits {
+			out = append(out, moves)
+			names = append(names, f[0]+"/"+f[1])
+		}
+	}
+	if len(out) != 40 {
+		t.Fatalf("%d Piskvork openings fit 15x15, want 40", len(out))
+	}
+	return out, names
+}
+
+// randomOpening plays the opening turned by the symmetry sym (0-7) and
+// then n moves, each drawn from the eight best points by the move order's
+// value (attack plus defence), stopping early if a side could make a
+// five.
+func randomOpening(rng *rand.Rand, opening []Point, sym, n int) *Board {
+	b, _ := NewBoard(15, Freestyle)
+	for _, p := range opening {
+		x, y := p.X, p.Y
+		if sym&1 != 0 {
+			x = 14 - x
+		}
+		if sym&2 != 0 {
+			y = 14 - y
+		}
+		if sym&4 != 0 {
+			x, y = y, x
+		}
+		if b.Play(Point{X: x, Y: y}) != nil {
+			return nil
+		}
+	}
+	for range n {
+		if !labelable(b) {
+			break
+		}
+		var cand []scored
+		for i, last := b.firstCell(), b.lastCell(); i <= last; i++ {
+			if b.cells[i] == cellEmpty && b.near[i] > 0 {
+				cand = append(cand, scored{move: i, score: b.value[Black][i] + b.value[White][i]})
+			}
+		}
+		slices.SortFunc(cand, func(x, y scored) int { return int(y.score - x.score) })
+		b.play(cand[rng.Intn(min(8, len(cand)))].move)
+	}
+	return b
+}
+
+// quietPosition reports whether neither side has a point that would make
+// two open threes or better: no open three or four on the board, no
+// double threat to answer.
+func quietPosition(b *Board) bool {
+	for c := range 2 {
+		n := &b.classCount[c]
+		if n[tThree2]+n[tFourThree]+n[tFlex4]+n[tFive] > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// TestLabelResults writes result labels.
+func TestLabelResults(t *testing.T) {
+	files, out := labelFiles(t, "GOMOKU_RLABEL", "positions by their games' results")
+	from := int(envUint(t, "GOMOKU_RLABEL_FROM", 10))
+	to := int(envUint(t, "GOMOKU_RLABEL_TO", 45))
+	nodes := envUint(t, "GOMOKU_RLABEL_NODES", 0)
+	all := os.Getenv("GOMOKU_RLABEL_ALL") != ""
+	w := bufio.NewWriter(out)
+	defer w.Flush()
+	seen := map[uint64]bool{}
+	n, quiet := 0, 0
+	games := readLoggedGames(t, files)
+	for _, game := range games {
+		moves, err := ParseRecord(game.record, 15)
+		if err != nil {
+			continue
+		}
+		h := fnv.New32a()
+		h.Write([]byte(game.record))
+		b, _ := NewBoard(15, Freestyle)
+		for i, p := range moves {
+			if b.Play(p) != nil {
+				break
+			}
+			if i+1 < from || i+1 > to || !labelable(b) || seen[b.Hash()] {
+				continue
+			}
+			if !quietPosition(b) {
+				if !all {
+					continue
+				}
+			} else {
+				quiet++
+			}
+			seen[b.Hash()] = true
+			score := 0
+			if nodes > 0 {
+				r, err := NewEngine().Search(context.Background(), b, Limits{Nodes: nodes})
+				if err != nil {
+					t.Fatal(err)
+				}
+				score = r.Score
+			}
+			res := game.black
+			if b.ToMove() == White {
+				res = 1 - res
+			}
+			fmt.Fprintf(w, "%s %d %g %08x\n", FormatRecord(b.Moves()), score, res, h.Sum32())
+			n++
+		}
+	}
+	t.Logf("%d games, %d positions (%d quiet) at %d-%d stones", len(games), n, quiet, from, to)
+}
+
+// TestPiskvorkOpenings checks the openings the self-play games start
+// from: the 40 that fit 15x15, the first as the match harness has it,
+// and its eight symmetries distinct.
+func TestPiskvorkOpenings(t *testing.T) {
+	open, names := piskvorkOpenings(t)
+	if names[0] != "piskvork/0" || FormatRecord(open[0]) != "h8i8i11" {
+		t.Fatalf("first opening %s %s, want piskvork/0 h8i8i11", names[0], FormatRecord(open[0]))
+	}
+	seen := map[string]bool{}
+	for sym := range 8 {
+		b := randomOpening(nil, open[0], sym, 0)
+		seen[FormatRecord(b.Moves())] = true
+	}
+	if len(seen) != 8 {
+		t.Fatalf("%d distinct symmetries of piskvork/0, want 8: %v", len(seen), seen)
+	}
+}
+
+// TestResultTarget checks that a result label's target is its game's
+// result and a search label's the score's probability.
+func TestResultTarget(t *testing.T) {
+	r := fitSample{score: 1204, result: 0, fromResult: true}
+	s := fitSample{score: 1204, result: 0}
+	if r.target(1204) != 0 || math.Abs(s.target(1204)-sigmoid(1)) > 1e-12 {
+		t.Fatalf("targets %v and %v, want 0 and %v", r.target(1204), s.target(1204), sigmoid(1))
+	}
+	if sampleWeight(&r, 3) != 3 || sampleWeight(&s, 3) != 1 {
+		t.Fatal("a result label must weigh rw, a search label 1")
+	}
+}
