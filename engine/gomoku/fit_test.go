@@ -48,7 +48,7 @@ import (
 //	GOMOKU_FIT=labels.txt[,...] [GOMOKU_FIT_L2=1e-8,1e-7,1e-6] [GOMOKU_FIT_L2_PARTS=1e-10] \
 //	  [GOMOKU_FIT_L2_SIT=-1] [GOMOKU_FIT_FROM=embedded] [GOMOKU_FIT_ITERS=2000] \
 //	  [GOMOKU_FIT_OUT=engine/gomoku/evaltable.txt] [GOMOKU_FIT_K=1204] \
-//	  [GOMOKU_FIT_TABLES=<tables>] go test -run TestFitEval -v ./engine/gomoku
+//	  [GOMOKU_FIT_TABLES=<tables>] [GOMOKU_FIT_HELD=all] go test -run TestFitEval -v ./engine/gomoku
 //
 // The situation values (eval.go: one per pair of the two sides'
 // situations) are fitted only when GOMOKU_FIT_L2_SIT, their
@@ -69,6 +69,16 @@ import (
 // detours of two moves, 3,043 on those labels' positions of the games'
 // own lines, mostly games lost to Rapfi, against 1,264 on the earlier
 // labels), and the fit then chases the proofs' clamped scores.
+//
+// Result labels (GOMOKU_FIT_RESULTS, TestLabelResults in
+// resultfit_test.go) aim at the game's result instead of
+// sigmoid(score/K), each weighing GOMOKU_FIT_RESULT_WEIGHT search labels
+// (default 1); with them the fits are chosen by the held-out log loss
+// on the result labels, which is also logged by the colour to move and
+// the stones on the board. GOMOKU_FIT_FROM=table starts every value from
+// the embedded table and regularises it towards that table.
+// GOMOKU_FIT_HELD=all holds every game out: the tables are measured on
+// the labels, nothing is fitted.
 
 // handSetWeights are the evaluation's hand-set values, which the fit
 // starts from: a point's value is the sum of its four lines' patternValue
@@ -459,7 +469,8 @@ func readLabels(t *testing.T, files string, fromResult bool) []fitSample {
 					t.Fatalf("%s: %v in %q", name, err, line)
 				}
 			}
-			samples = append(samples, fitSample{fitFeatures(b), score, res, game%5 == 0, fromResult, b.ToMove() == Black, b.MoveCount()})
+			held := game%5 == 0 || os.Getenv("GOMOKU_FIT_HELD") == "all"
+			samples = append(samples, fitSample{fitFeatures(b), score, res, held, fromResult, b.ToMove() == Black, b.MoveCount()})
 		}
 	}
 	return samples
@@ -759,6 +770,10 @@ func TestFitEval(t *testing.T) {
 			}
 			measure(name, w)
 		}
+	}
+	if held == len(samples) {
+		t.Log("GOMOKU_FIT_HELD=all: every position held out, the tables measured, nothing fitted")
+		return
 	}
 	l2s := envFloats(t, "GOMOKU_FIT_L2", []float64{1e-8, 1e-7, 1e-6})
 	l2Parts := envFloats(t, "GOMOKU_FIT_L2_PARTS", []float64{1e-10})[0]
