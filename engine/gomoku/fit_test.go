@@ -389,9 +389,17 @@ func samplePosition(moves []Point, rng *rand.Rand, detour int) *Board {
 	if detour > 0 {
 		n = rng.Intn(detour + 1)
 	}
+	playDetours(rng, b, n)
+	return b
+}
+
+// playDetours plays up to n moves on b, each drawn from the eight best
+// points by the move order's value (attack plus defence), stopping early
+// once a side could make a five.
+func playDetours(rng *rand.Rand, b *Board, n int) {
 	for range n {
 		if !labelable(b) {
-			break
+			return
 		}
 		var cand []scored
 		for i, last := b.firstCell(), b.lastCell(); i <= last; i++ {
@@ -402,7 +410,6 @@ func samplePosition(moves []Point, rng *rand.Rand, detour int) *Board {
 		slices.SortFunc(cand, func(x, y scored) int { return int(y.score - x.score) })
 		b.play(cand[rng.Intn(min(8, len(cand)))].move)
 	}
-	return b
 }
 
 // envUint reads a non-negative integer setting, def when unset.
@@ -445,6 +452,7 @@ func (s *fitSample) target(K float64) float64 {
 // the game's hash) and rebuilds each position's features; fromResult
 // marks them as result labels.
 func readLabels(t *testing.T, files string, fromResult bool) []fitSample {
+	allHeld := os.Getenv("GOMOKU_FIT_HELD") == "all"
 	var samples []fitSample
 	for _, name := range strings.Split(files, ",") {
 		data, err := os.ReadFile(name)
@@ -469,7 +477,7 @@ func readLabels(t *testing.T, files string, fromResult bool) []fitSample {
 					t.Fatalf("%s: %v in %q", name, err, line)
 				}
 			}
-			held := game%5 == 0 || os.Getenv("GOMOKU_FIT_HELD") == "all"
+			held := game%5 == 0 || allHeld
 			samples = append(samples, fitSample{fitFeatures(b), score, res, held, fromResult, b.ToMove() == Black, b.MoveCount()})
 		}
 	}
@@ -490,16 +498,24 @@ func logLoss(z, y float64) float64 {
 // fitScale returns the K at which sigmoid(score/K) predicts the games'
 // results best on the training samples.
 func fitScale(samples []fitSample) float64 {
-	bestK, bestLoss := 0.0, math.Inf(1)
-	for K := 100.0; K <= 20000; K *= 1.05 {
+	return bestScale(20000, func(K float64) float64 {
 		loss := 0.0
 		for _, s := range samples {
 			if !s.held && s.result != 0.5 && !s.fromResult {
 				loss += logLoss(clampScore(s.score)/K, s.result)
 			}
 		}
-		if loss < bestLoss {
-			bestK, bestLoss = K, loss
+		return loss
+	})
+}
+
+// bestScale returns the K from 100 up to most, in steps of 5%, with the
+// lowest loss(K).
+func bestScale(most float64, loss func(K float64) float64) float64 {
+	bestK, bestLoss := 0.0, math.Inf(1)
+	for K := 100.0; K <= most; K *= 1.05 {
+		if l := loss(K); l < bestLoss {
+			bestK, bestLoss = K, l
 		}
 	}
 	return bestK
@@ -877,18 +893,15 @@ func logResults(t *testing.T, samples []fitSample, K float64, name string, v []f
 	if all.n == 0 {
 		return
 	}
-	bestK, bestLoss := 0.0, math.Inf(1)
-	for k := 100.0; k <= 50000; k *= 1.05 {
+	bestK := bestScale(50000, func(k float64) float64 {
 		loss := 0.0
 		for _, s := range samples {
 			if !s.held && s.fromResult {
 				loss += logLoss(dot(s.f, v)/k, s.result)
 			}
 		}
-		if loss < bestLoss {
-			bestK, bestLoss = k, loss
-		}
-	}
+		return loss
+	})
 	line := fmt.Sprintf("%s, held-out result labels: log loss %.4f (%.0f), predicted %.3f, result %.3f; best K on the training ones %.0f; by colour to move and stones (<20, <30, more) loss/predicted/result:",
 		name, all.loss/all.n, all.n, all.pred/all.n, all.res/all.n, bestK)
 	for c, col := range []string{"black", "white"} {

@@ -8,7 +8,6 @@ import (
 	"math"
 	"math/rand"
 	"os"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -135,9 +134,7 @@ func piskvorkOpenings(t *testing.T) ([][]Point, []string) {
 }
 
 // randomOpening plays the opening turned by the symmetry sym (0-7) and
-// then n moves, each drawn from the eight best points by the move order's
-// value (attack plus defence), stopping early if a side could make a
-// five.
+// then up to n moves of playDetours.
 func randomOpening(rng *rand.Rand, opening []Point, sym, n int) *Board {
 	b, _ := NewBoard(15, Freestyle)
 	for _, p := range opening {
@@ -155,19 +152,7 @@ func randomOpening(rng *rand.Rand, opening []Point, sym, n int) *Board {
 			return nil
 		}
 	}
-	for range n {
-		if !labelable(b) {
-			break
-		}
-		var cand []scored
-		for i, last := b.firstCell(), b.lastCell(); i <= last; i++ {
-			if b.cells[i] == cellEmpty && b.near[i] > 0 {
-				cand = append(cand, scored{move: i, score: b.value[Black][i] + b.value[White][i]})
-			}
-		}
-		slices.SortFunc(cand, func(x, y scored) int { return int(y.score - x.score) })
-		b.play(cand[rng.Intn(min(8, len(cand)))].move)
-	}
+	playDetours(rng, b, n)
 	return b
 }
 

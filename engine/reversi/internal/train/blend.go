@@ -38,7 +38,8 @@ func runBlend(args []string) error {
 		return fmt.Errorf("blend: %d stages against %d", len(sa), len(sb))
 	}
 	for s := range sa {
-		if first, last := stageEmpties(s); first < *lo || last > *hi {
+		first, last := stageEmpties(s)
+		if first < *lo || last > *hi {
 			continue
 		}
 		if len(sa[s]) != len(sb[s]) {
@@ -48,7 +49,6 @@ func runBlend(args []string) error {
 			v := math.Round((1-*w)*float64(sa[s][i]) + *w*float64(sb[s][i]))
 			sa[s][i] = int16(max(math.MinInt16, min(math.MaxInt16, v)))
 		}
-		first, last := stageEmpties(s)
 		fmt.Fprintf(os.Stderr, "empties %2d-%2d: blended, weight %.3f\n", first, last, *w)
 	}
 	return writeTables(*out, sa)
