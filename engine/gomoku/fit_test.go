@@ -657,7 +657,10 @@ func fold(g []float64) []float64 {
 // steps, in evaluation units, need no tuning for that. A result label
 // counts rw times a search label. It returns the weights in feature
 // order.
-func fitWeights(samples []fitSample, prior []float64, K, l2, l2Parts, l2Sit float64, onlySit bool, iters int, rw float64) []float64 {
+//
+// frozen, when not nil, marks parameters that stay at their prior
+// whatever the other settings (quietParams).
+func fitWeights(samples []fitSample, prior []float64, K, l2, l2Parts, l2Sit float64, onlySit bool, iters int, rw float64, frozen []bool) []float64 {
 	const (
 		rate         = 2.0 // evaluation units per step, at most
 		beta1, beta2 = 0.9, 0.999
@@ -688,6 +691,9 @@ func fitWeights(samples []fitSample, prior []float64, K, l2, l2Parts, l2Sit floa
 		c1 := 1 - math.Pow(beta1, float64(it))
 		c2 := 1 - math.Pow(beta2, float64(it))
 		for j := range p {
+			if frozen != nil && frozen[j] {
+				continue
+			}
 			reg := l2Parts
 			switch {
 			case j >= fitSituations:
@@ -707,6 +713,31 @@ func fitWeights(samples []fitSample, prior []float64, K, l2, l2Parts, l2Sit floa
 		}
 	}
 	return expand(p)
+}
+
+// quietParams marks the parameters a quiet refit keeps (issue 15's
+// nineteenth session): everything but the residuals of the combinations
+// whose class is at most class (both roles), the situation values of
+// pairs where both sides' situations are at most sit (sitFourAndThree:
+// every pair a quiet position can have), and with tempo the tempo term.
+// The pattern values and class bonuses are shared with the tactical
+// combinations, so they stay too.
+func quietParams(class threat, sit int, tempo bool) []bool {
+	frozen := make([]bool, fitParams)
+	for j := range frozen {
+		switch {
+		case j < fitPatterns:
+			frozen[j] = comboClass[j%numCombos] > class
+		case j >= fitSituations:
+			m, o := (j-fitSituations)/numSituations, (j-fitSituations)%numSituations
+			frozen[j] = m > sit || o > sit
+		case j == fitTerms+5:
+			frozen[j] = !tempo
+		default:
+			frozen[j] = true
+		}
+	}
+	return frozen
 }
 
 // sampleWeight is a label's weight in the fit: rw for a result label.
@@ -795,10 +826,33 @@ func TestFitEval(t *testing.T) {
 	l2Parts := envFloats(t, "GOMOKU_FIT_L2_PARTS", []float64{1e-10})[0]
 	l2Sit := envFloats(t, "GOMOKU_FIT_L2_SIT", []float64{-1})[0]
 	iters := int(envUint(t, "GOMOKU_FIT_ITERS", 2000))
+	var frozen []bool
+	quietSettings := ""
+	if q := os.Getenv("GOMOKU_FIT_QUIET"); q != "" {
+		// Only the quiet values move: the tactical ones, which decide
+		// the search's depth and proofs, stay the prior's.
+		if os.Getenv("GOMOKU_FIT_FROM") != "table" {
+			t.Fatal("GOMOKU_FIT_QUIET keeps the embedded table's tactical values: set GOMOKU_FIT_FROM=table")
+		}
+		class, err := strconv.Atoi(q)
+		if err != nil || class < 0 || class >= int(numThreats) {
+			t.Fatalf("GOMOKU_FIT_QUIET=%q: want a threat class, 0-%d", q, numThreats-1)
+		}
+		sit := int(envUint(t, "GOMOKU_FIT_QUIET_SIT", sitFourAndThree))
+		frozen = quietParams(threat(class), sit, os.Getenv("GOMOKU_FIT_QUIET_TEMPO") != "")
+		quietSettings = fmt.Sprintf(" GOMOKU_FIT_QUIET=%s GOMOKU_FIT_QUIET_SIT=%d GOMOKU_FIT_QUIET_TEMPO=%s", q, sit, os.Getenv("GOMOKU_FIT_QUIET_TEMPO"))
+		moving := 0
+		for _, f := range frozen {
+			if !f {
+				moving++
+			}
+		}
+		t.Logf("GOMOKU_FIT_QUIET: %d of %d parameters move", moving, len(frozen))
+	}
 	var best []float64
 	bestLoss, bestL2 := handLoss, 0.0
 	for _, l2 := range l2s {
-		v := fitWeights(samples, prior, K, l2, l2Parts, l2Sit, onlySit, iters, rw)
+		v := fitWeights(samples, prior, K, l2, l2Parts, l2Sit, onlySit, iters, rw, frozen)
 		h := chosen(v)
 		t.Logf("l2 %g: log loss %.4f on the training positions, %.4f held out", l2, meanLoss(samples, v, K, false), meanLoss(samples, v, K, true))
 		logBuckets(t, samples, K, "fitted", v)
@@ -822,7 +876,7 @@ func TestFitEval(t *testing.T) {
 			"side that has just moved; per pair of the two sides' situations (side to",
 			"move's, other side's) a value added to the score, a pair left out is 0.",
 			"Written by TestFitEval (fit_test.go):",
-			fmt.Sprintf("GOMOKU_FIT=<labels> GOMOKU_FIT_L2=%g GOMOKU_FIT_L2_PARTS=%g GOMOKU_FIT_L2_SIT=%g GOMOKU_FIT_ITERS=%d%s%s", bestL2, l2Parts, l2Sit, iters, givenK, resultSettings(results, rw)),
+			fmt.Sprintf("GOMOKU_FIT=<labels> GOMOKU_FIT_L2=%g GOMOKU_FIT_L2_PARTS=%g GOMOKU_FIT_L2_SIT=%g GOMOKU_FIT_ITERS=%d%s%s%s", bestL2, l2Parts, l2Sit, iters, givenK, resultSettings(results, rw), quietSettings),
 			fmt.Sprintf("%d labelled positions (%d held out), K %.0f, held-out log loss %.4f (hand-set %.4f)%s.",
 				len(samples), held, K, bestLoss, handLoss, map[bool]string{true: " on the result labels"}[results]),
 		}

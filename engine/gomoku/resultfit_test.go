@@ -8,6 +8,7 @@ import (
 	"math"
 	"math/rand"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -176,15 +177,25 @@ func TestLabelResults(t *testing.T) {
 	to := int(envUint(t, "GOMOKU_RLABEL_TO", 45))
 	nodes := envUint(t, "GOMOKU_RLABEL_NODES", 0)
 	all := os.Getenv("GOMOKU_RLABEL_ALL") != ""
+	skip := openingRange(t, "GOMOKU_RLABEL_SKIP")
+	keep := openingRange(t, "GOMOKU_RLABEL_KEEP")
+	openings, _ := piskvorkOpenings(t)
 	w := bufio.NewWriter(out)
 	defer w.Flush()
 	seen := map[uint64]bool{}
-	n, quiet := 0, 0
+	n, quiet, skipped := 0, 0, 0
 	games := readLoggedGames(t, files)
 	for _, game := range games {
 		moves, err := ParseRecord(game.record, 15)
 		if err != nil {
 			continue
+		}
+		if skip != nil || keep != nil {
+			from := startsWith(moves, openings)
+			if (skip != nil && slices.ContainsFunc(from, skip)) || (keep != nil && !slices.ContainsFunc(from, keep)) {
+				skipped++
+				continue
+			}
 		}
 		h := fnv.New32a()
 		h.Write([]byte(game.record))
@@ -220,7 +231,43 @@ func TestLabelResults(t *testing.T) {
 			n++
 		}
 	}
-	t.Logf("%d games, %d positions (%d quiet) at %d-%d stones", len(games), n, quiet, from, to)
+	t.Logf("%d games (%d skipped by opening), %d positions (%d quiet) at %d-%d stones", len(games), skipped, n, quiet, from, to)
+}
+
+// openingRange reads a range of Piskvork openings ("20-39") from the
+// variable name: a test of an opening's index, nil when unset. Result
+// labels can so leave out (GOMOKU_RLABEL_SKIP) or keep only
+// (GOMOKU_RLABEL_KEEP) the games that start from the openings a match
+// is measured on.
+func openingRange(t *testing.T, name string) func(int) bool {
+	v := os.Getenv(name)
+	if v == "" {
+		return nil
+	}
+	var lo, hi int
+	if _, err := fmt.Sscanf(v, "%d-%d", &lo, &hi); err != nil || lo > hi {
+		t.Fatalf("%s=%q: want a range such as 20-39", name, v)
+	}
+	return func(i int) bool { return i >= lo && i <= hi }
+}
+
+// startsWith returns the indices of the openings that the moves start
+// with, in any of the board's eight symmetries (the moves in order).
+func startsWith(moves []Point, openings [][]Point) []int {
+	var out []int
+	for i, o := range openings {
+		if len(moves) < len(o) {
+			continue
+		}
+		for sym := range 8 {
+			b := randomOpening(nil, o, sym, 0)
+			if b != nil && slices.Equal(b.Moves(), moves[:len(o)]) {
+				out = append(out, i)
+				break
+			}
+		}
+	}
+	return out
 }
 
 // TestPiskvorkOpenings checks the openings the self-play games start
@@ -251,5 +298,33 @@ func TestResultTarget(t *testing.T) {
 	}
 	if sampleWeight(&r, 3) != 3 || sampleWeight(&s, 3) != 1 {
 		t.Fatal("a result label must weigh rw, a search label 1")
+	}
+}
+
+// TestStartsWith checks that a game is traced to its Piskvork opening in
+// any symmetry, and to no other opening of the 40.
+func TestStartsWith(t *testing.T) {
+	open, _ := piskvorkOpenings(t)
+	for _, c := range []struct{ opening, sym int }{{0, 0}, {20, 5}, {39, 3}, {25, 7}} {
+		b := randomOpening(nil, open[c.opening], c.sym, 0)
+		moves := append(b.Moves(), Point{X: 0, Y: 0})
+		if got := startsWith(moves, open); !slices.Equal(got, []int{c.opening}) {
+			t.Errorf("opening %d, symmetry %d: traced to %v", c.opening, c.sym, got)
+		}
+	}
+	if got := startsWith([]Point{{X: 7, Y: 7}}, open); got != nil {
+		t.Errorf("one stone traced to %v", got)
+	}
+	frozen := quietParams(tTwo, sitFourAndThree, false)
+	if !frozen[fitTerms+5] || !frozen[fitTerms] || !frozen[fitPatterns] || frozen[fitSituations] || !frozen[fitParams-1] {
+		t.Error("quietParams: the tempo, a tactical term, a pattern value or a tactical situation moving, or the quiet situation frozen")
+	}
+	for c := range numCombos {
+		if frozen[c] != (comboClass[c] > tTwo) || frozen[numCombos+c] != frozen[c] {
+			t.Fatalf("quietParams: combination %d (class %d) frozen %v", c, comboClass[c], frozen[c])
+		}
+	}
+	if quietParams(tTwo, sitFourAndThree, true)[fitTerms+5] {
+		t.Error("quietParams: the tempo frozen with tempo")
 	}
 }
