@@ -59,6 +59,13 @@ func startNode(t testing.TB, port int, conf string, args ...string) (*Server, er
 		return nil, err
 	}
 	t.Cleanup(s.Stop)
+	t.Cleanup(func() {
+		if t.Failed() {
+			if b, err := os.ReadFile(filepath.Join(s.dir, "redis.log")); err == nil {
+				t.Logf("redis-server on port %d (%v) log:\n%s", s.port, args, b)
+			}
+		}
+	})
 	return s, nil
 }
 
@@ -218,31 +225,60 @@ func (s *Sentinel) Client(t testing.TB) *redis.Client {
 	return c
 }
 
-// CurrentMaster returns the data server the Sentinels name as master now.
+// CurrentMaster returns the data server that the first Sentinel to answer names as
+// master now. The Sentinels learn of a promotion from the one that made it within
+// about 2 s (their hello interval), so for a moment they may disagree: AllName waits
+// for them all.
 func (s *Sentinel) CurrentMaster(ctx context.Context) (*Server, error) {
 	var lastErr error
 	for _, sen := range s.Sentinels {
 		if !sen.Running() {
 			continue
 		}
-		c := redis.NewSentinelClient(&redis.Options{Addr: sen.Addr()})
-		addr, err := c.GetMasterAddrByName(ctx, s.Master).Result()
-		c.Close()
-		if err != nil {
-			lastErr = err
-			continue
+		m, err := s.namedBy(ctx, sen)
+		if err == nil {
+			return m, nil
 		}
-		for _, d := range s.Data {
-			if len(addr) == 2 && addr[1] == strconv.Itoa(d.port) {
-				return d, nil
-			}
-		}
-		if s.Link != nil && len(addr) == 2 && addr[1] == strconv.Itoa(s.Link.Port()) {
-			return s.Data[0], nil // the first master, behind its Link
-		}
-		lastErr = fmt.Errorf("sentinel names master %v, not one of ours", addr)
+		lastErr = err
 	}
 	return nil, lastErr
+}
+
+// AllName returns nil if every running Sentinel names m as master, or an error saying
+// which one does not.
+func (s *Sentinel) AllName(ctx context.Context, m *Server) error {
+	for _, sen := range s.Sentinels {
+		if !sen.Running() {
+			continue
+		}
+		got, err := s.namedBy(ctx, sen)
+		if err != nil {
+			return err
+		}
+		if got != m {
+			return fmt.Errorf("sentinel %s names %s, not %s", sen.Addr(), got.Addr(), m.Addr())
+		}
+	}
+	return nil
+}
+
+// namedBy returns the data server one Sentinel names as master.
+func (s *Sentinel) namedBy(ctx context.Context, sen *Server) (*Server, error) {
+	c := redis.NewSentinelClient(&redis.Options{Addr: sen.Addr()})
+	defer c.Close()
+	addr, err := c.GetMasterAddrByName(ctx, s.Master).Result()
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range s.Data {
+		if len(addr) == 2 && addr[1] == strconv.Itoa(d.port) {
+			return d, nil
+		}
+	}
+	if s.Link != nil && len(addr) == 2 && addr[1] == strconv.Itoa(s.Link.Port()) {
+		return s.Data[0], nil // the first master, behind its Link
+	}
+	return nil, fmt.Errorf("sentinel %s names master %v, not one of ours", sen.Addr(), addr)
 }
 
 // Flush empties every database of the current master.
