@@ -196,30 +196,38 @@ func (k *gameKind) evaluate(ctx context.Context, g position) (judgement, error) 
 // graph turns a game's judgements into the graph's series. Where the side to move's
 // initiative is worth much (kind.tempo: Gomoku, where it is worth hundreds of units), a
 // raw series zigzags with every ply, since each position is scored with its mover's
-// advantage in it. The graph takes that advantage out: it is estimated from the game
-// itself, as the mean of the median mover's-view score of the positions with black to move
-// and of those with white to move (a lasting advantage of one side adds to one median what
-// it takes from the other, so it cancels), and subtracted from each estimate, so that the
-// scores of successive plies are comparable. Proven scores stay as they are.
+// advantage in it. The graph takes that advantage out, so that the scores of successive
+// plies are comparable. The advantage is estimated from the game itself: a score is the
+// game's trend plus the initiative c for the side to move, so at a ply between two
+// judged ones the score's distance from its neighbours' midpoint is the trend's bend plus
+// 2c from the mover's view (the sides alternate). The median of those distances over the
+// game, halved, is the estimate: the median keeps a few turns of the game or swings of
+// the search from pulling it, and a trend that rises or falls for long adds nothing to
+// it. (Medians of the two sides' own scores, used before, cancel a lasting advantage
+// only when the series is long and its two halves alike.) Proven scores stay as they
+// are and take no part in the estimate.
 func (k *gameKind) graph(judged []judgement) []int {
-	var movers [2][]int // mover's-view estimates, by side to move
-	for i, j := range judged {
-		if i > 0 && !j.proven {
-			movers[j.toMove.Index()] = append(movers[j.toMove.Index()], moverView(j))
+	var bends []int // mover's-view distances from the neighbours' midpoint, doubled
+	for i := 2; i+1 < len(judged); i++ {
+		prev, j, next := judged[i-1], judged[i], judged[i+1]
+		if prev.proven || j.proven || next.proven {
+			continue
 		}
+		bends = append(bends, moverView(judgement{score: 2*j.score - prev.score - next.score, toMove: j.toMove}))
 	}
-	if !k.tempo || len(movers[0]) == 0 || len(movers[1]) == 0 {
+	if !k.tempo || len(bends) == 0 {
 		out := make([]int, len(judged))
 		for i, j := range judged {
 			out[i] = j.score
 		}
 		return out
 	}
-	median := func(v []int) int {
-		slices.Sort(v)
-		return v[len(v)/2]
+	slices.Sort(bends)
+	median := bends[len(bends)/2]
+	if len(bends)%2 == 0 {
+		median = (bends[len(bends)/2-1] + median) / 2
 	}
-	return k.withoutInitiative(judged, (median(movers[0])+median(movers[1]))/2)
+	return k.withoutInitiative(judged, median/4)
 }
 
 // withoutInitiative is the series with the mover's initiative, tempo in the

@@ -32,17 +32,22 @@ func zigzag(evals []int) int {
 }
 
 // The Gomoku graph of a quiet opening is smooth: the mover's initiative, which makes
-// the raw scores zigzag with every ply (0,272,748,-200,506,615,1201,1233 for this
-// opening with the evaluation of issue 15's eleventh session; 0,107,270,-43,232,122,
-// 482,571 with the seventh session's; 0,-300,476,-270,432,-258,422 with the hand-set
+// the raw scores zigzag with every ply (0,494,945,-125,1297,799,1803,1700 for this
+// opening with the evaluation of issue 15's sixteenth session; 0,272,748,-200,506,615,
+// 1201,1233 with the eleventh session's; 0,-300,476,-270,432,-258,422 with the hand-set
 // one), is taken out, so successive scores are comparable. The zigzag is measured apart
 // from the trend: black's advantage grows over these plies, and that rise belongs on
-// the graph. Not all of the zigzag is the initiative (the -200 above is the search's
-// own swing), so the graph is held to two measures: it takes out at least two fifths
-// of the raw zigzag, and it comes within a fifth of the best that subtracting any one
-// constant initiative could do on this game (the graph estimates that constant from
-// the game itself). The positions are judged at a fixed depth here, so that the test
-// does not depend on how fast the machine is.
+// the graph. Not all of the zigzag is the initiative (the -125 above is the search's
+// own swing), and how much of it is depends on the evaluation table: a table fitted to
+// game results carries less initiative (its raw zigzag here was 241 where the shipped
+// table's is 854). So the bounds do not depend on the table: the graph never zigzags
+// more than the raw scores, its zigzag stays under an absolute bound (smaller than one
+// ply's swing in any table's raw scores so far), and its estimate of the initiative
+// comes within a fifth (or 50 points, for a table whose scores barely zigzag) of the
+// best that subtracting any one constant could do on this game (the graph estimates
+// that constant from the game itself). TestGraphTakesOutInitiative checks the graph's
+// estimate on a series whose initiative is known. The positions are judged at a fixed
+// depth here, so that the test does not depend on how fast the machine is.
 func TestGomokuGraphIsSmooth(t *testing.T) {
 	b, err := gomoku.NewBoard(15, gomoku.Freestyle)
 	require.NoError(t, err)
@@ -70,19 +75,57 @@ func TestGomokuGraphIsSmooth(t *testing.T) {
 	smooth := gomokuKind.graph(judged)
 	t.Logf("raw %v (zigzag %d), graph %v (zigzag %d)", raw, zigzag(raw), smooth, zigzag(smooth))
 	require.Equal(t, raw[0], smooth[0], "the start is as judged")
-	require.Less(t, zigzag(smooth), zigzag(raw)*3/5,
-		"the graph's zigzag is a fraction of the raw one")
+	require.LessOrEqual(t, zigzag(smooth), zigzag(raw), "the graph adds no zigzag")
+	require.Less(t, zigzag(smooth), smoothGraphZigzag, "the graph's successive scores are comparable")
 	best := zigzag(raw)
 	for tempo := -2000; tempo <= 2000; tempo += 10 {
 		best = min(best, zigzag(gomokuKind.withoutInitiative(judged, tempo)))
 	}
 	t.Logf("the best constant initiative leaves a zigzag of %d", best)
-	require.LessOrEqual(t, zigzag(smooth), best*6/5,
+	require.LessOrEqual(t, zigzag(smooth), best+max(best/5, 50),
 		"the graph's estimate of the initiative is near the best constant")
 
 	// Reversi scores are left as they are.
 	rev := []judgement{{score: 0, toMove: Black}, {score: 3, toMove: White}, {score: -1, toMove: Black}, {score: 2, toMove: White}}
 	require.Equal(t, []int{0, 3, -1, 2}, reversiKind.graph(rev))
+}
+
+// smoothGraphZigzag bounds the zigzag of a smooth Gomoku graph, in the engine's units:
+// about a quarter of the raw zigzag of the shipped table on TestGomokuGraphIsSmooth's
+// opening (854), a fifth of the scale at which its scores predict results (K = 1,204,
+// docs/gomoku-engine.md), so the graph's ply-to-ply wobble moves a win chance by a few
+// percent at most.
+const smoothGraphZigzag = 250
+
+// The graph recovers a known initiative: a series made of a trend (black's advantage
+// growing, then shrinking), a constant advantage of the side to move and a small wobble
+// comes out as the trend within the wobble, whatever the initiative's size or sign.
+func TestGraphTakesOutInitiative(t *testing.T) {
+	trend := []int{0, 100, 250, 300, 450, 500, 650, 600, 500, 350, 300, 150, 100}
+	wobble := []int{0, 30, -20, 10, -40, 25, 0, -15, 35, -30, 5, 20, -10}
+	for _, initiative := range []int{0, 150, 600, 1500, -300} {
+		judged := make([]judgement, len(trend))
+		for i := range trend {
+			side := Black
+			if i%2 == 1 {
+				side = White // black moved first: after an odd number of plies white is to move
+			}
+			score := trend[i] + wobble[i]
+			if i > 0 { // the start is not judged with an initiative
+				if side == Black {
+					score += initiative
+				} else {
+					score -= initiative
+				}
+			}
+			judged[i] = judgement{score: score, toMove: side}
+		}
+		out := gomokuKind.graph(judged)
+		for i := range trend {
+			require.InDelta(t, trend[i], out[i], 80, "initiative %d, ply %d: %v", initiative, i, out)
+		}
+		require.Less(t, zigzag(out), 60, "initiative %d: %v", initiative, out)
+	}
 }
 
 func TestGraphKeepsProofs(t *testing.T) {
