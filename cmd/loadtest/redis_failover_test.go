@@ -29,7 +29,8 @@ const (
 // room's slot) is killed with SIGKILL. The Sentinels or the Cluster promote its replica; the nodes
 // find the new master by themselves and every game goes on (moves meanwhile are answered
 // unavailable and retried by the players). The killed server is then started again, as a
-// supervisor would, and comes back as a replica. With REDIS_WAIT_REPLICAS=1 not one
+// supervisor would (for Sentinel, once every Sentinel names the new master), and comes
+// back as a replica. With REDIS_WAIT_REPLICAS=1 not one
 // acknowledged move may be lost; without it the test logs what was lost (replication is
 // asynchronous: an acknowledged move the replica had not copied is gone).
 func TestRedisFailover(t *testing.T) {
@@ -73,10 +74,18 @@ func testRedisFailover(t *testing.T, topology string, wait bool) {
 			require.NoError(t, err)
 			m.Stop()
 			return func() error {
+				// The old master comes back only once every Sentinel names the new
+				// one: nodes that follow a Sentinel still naming the old address would
+				// write to it as a master, and lose those moves when it is made a
+				// replica (TestRedisPartition; docs/operations.md, a restart during a
+				// failover). The test measures the failover, not that race.
 				if err := poll(ctx, func() error {
 					now, err := sen.CurrentMaster(ctx)
 					if err == nil && now == m {
 						err = fmt.Errorf("sentinels still name %s", m.Addr())
+					}
+					if err == nil {
+						err = sen.AllName(ctx, now)
 					}
 					return err
 				}); err != nil {
