@@ -18,6 +18,7 @@ import (
 type labelConfig struct {
 	minEmpties, maxEmpties int    // relabel the positions with this many empties (inclusive)
 	depth                  int    // midgame search depth of each label
+	exact                  bool   // solve each position exactly instead (depth is then ignored)
 	selective              bool   // Multi-ProbCut in the labelling searches, as the engine plays
 	patterns               []byte // pattern tables the searches evaluate with (a patterns.bin file)
 	patternEmpties         int    // ... at up to this many empties; the linear evaluation above
@@ -43,6 +44,7 @@ func runLabel(args []string) error {
 	fs.IntVar(&cfg.minEmpties, "min", 27, "fewest empties of a relabelled position")
 	fs.IntVar(&cfg.maxEmpties, "max", 38, "most empties of a relabelled position")
 	fs.IntVar(&cfg.depth, "depth", 6, "search depth of each label")
+	fs.BoolVar(&cfg.exact, "exact", false, "label by exact solves (perfect play to the end) instead of depth-limited searches")
 	fs.BoolVar(&cfg.selective, "selective", true, "Multi-ProbCut in the labelling searches")
 	fs.IntVar(&cfg.patternEmpties, "patterns-upto", 28, "use the pattern tables at up to this many empties")
 	fs.IntVar(&cfg.workers, "workers", 2, "searches run at once")
@@ -81,7 +83,18 @@ func label(ctx context.Context, cfg labelConfig, samples []sample, w io.Writer, 
 			todo = append(todo, i)
 		}
 	}
-	fmt.Fprintf(log, "label: %d of %d positions at %d-%d empties, depth %d\n", len(todo), len(samples), cfg.minEmpties, cfg.maxEmpties, cfg.depth)
+	how := fmt.Sprintf("depth %d", cfg.depth)
+	lim := reversi.Limits{Depth: cfg.depth, EndgameEmpties: 1, NoSelective: !cfg.selective}
+	if cfg.exact {
+		// A depth beyond the empties asks Search for a solve: midgame
+		// iterations to order the root, selective passes, then the
+		// proof, as gen solves its last empties. (A depth at least the
+		// empties with EndgameEmpties 1 would instead run the selective
+		// midgame search to the end, which is not a proof.)
+		how = "exact"
+		lim = reversi.Limits{Depth: 60}
+	}
+	fmt.Fprintf(log, "label: %d of %d positions at %d-%d empties, %s\n", len(todo), len(samples), cfg.minEmpties, cfg.maxEmpties, how)
 	out := append([]sample(nil), samples...)
 	jobs := make(chan int)
 	var wg sync.WaitGroup
@@ -99,14 +112,17 @@ func label(ctx context.Context, cfg labelConfig, samples []sample, w io.Writer, 
 			defer wg.Done()
 			for i := range jobs {
 				e.Clear()
-				r, err := e.Search(ctx, samples[i].position(), reversi.Limits{Depth: cfg.depth, EndgameEmpties: 1, NoSelective: !cfg.selective})
+				r, err := e.Search(ctx, samples[i].position(), lim)
 				mu.Lock()
 				if err != nil && firstErr == nil {
 					firstErr = fmt.Errorf("label: position %d: %w", i, err)
 				}
 				// Scores are in hundredths of a disc; labels are whole discs.
 				out[i].score = int8(math.Max(-64, math.Min(64, math.Round(float64(r.Centi)/100))))
-				out[i].exact = false
+				out[i].exact = cfg.exact && r.Exact
+				if cfg.exact && !r.Exact && err == nil && firstErr == nil {
+					firstErr = fmt.Errorf("label: position %d: the solve gave no exact score", i)
+				}
 				done++
 				if done%20000 == 0 {
 					fmt.Fprintf(log, "label: %d/%d, %v\n", done, len(todo), time.Since(start).Round(time.Second))

@@ -209,6 +209,80 @@ func TestLabel(t *testing.T) {
 	}
 }
 
+// TestLabelExact checks label -exact: every position in the range gets its
+// exact score, marked exact; at 8 empties and fewer the score is checked
+// against a plain minimax, and where the game's own perfect play had
+// labelled a position the two agree.
+func TestLabelExact(t *testing.T) {
+	data := smallGen(t, 2)
+	var in []sample
+	for i := 0; i < len(data); i += sampleBytes {
+		in = append(in, decodeSample(data[i:]))
+	}
+	tables, err := os.ReadFile("../../patterns.bin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := labelConfig{minEmpties: 4, maxEmpties: 14, depth: 2, exact: true, patterns: tables, patternEmpties: 44, workers: 2}
+	var buf bytes.Buffer
+	if err := label(context.Background(), cfg, in, &buf, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	checked, agreed := 0, 0
+	for i, s := range in {
+		got := decodeSample(buf.Bytes()[i*sampleBytes:])
+		e := empties(s)
+		if e < cfg.minEmpties || e > cfg.maxEmpties || s.position().MustPass() {
+			if got != s {
+				t.Errorf("sample %d at %d empties was relabelled outside the range", i, e)
+			}
+			continue
+		}
+		if !got.exact {
+			t.Errorf("sample %d at %d empties: not marked exact", i, e)
+		}
+		if s.exact {
+			agreed++
+			if got.score != s.score {
+				t.Errorf("sample %d at %d empties: label %d, the game's perfect play %d", i, e, got.score, s.score)
+			}
+		}
+		if e <= 8 {
+			checked++
+			if want := minimax(s.position()); int(got.score) != want {
+				t.Errorf("sample %d at %d empties: label %d, minimax %d", i, e, got.score, want)
+			}
+		}
+	}
+	if checked == 0 || agreed == 0 {
+		t.Fatalf("%d positions checked by minimax, %d against the games' labels", checked, agreed)
+	}
+}
+
+// minimax is the exact final disc difference from the side to move's view,
+// by searching every line (for a handful of empties).
+func minimax(p reversi.Position) int {
+	if p.GameOver() {
+		s := p.FinalScore()
+		if p.ToMove() == reversi.White {
+			s = -s
+		}
+		return s
+	}
+	if p.MustPass() {
+		q, _ := p.PlayPass()
+		return -minimax(q)
+	}
+	best := -65
+	for _, m := range p.LegalMoves() {
+		q, _ := p.Play(m)
+		if v := -minimax(q); v > best {
+			best = v
+		}
+	}
+	return best
+}
+
 // TestDebias checks that debias removes a stage's mean error: tables that
 // say 7 discs everywhere, on positions all labelled 10, come out saying 10.
 func TestDebias(t *testing.T) {
