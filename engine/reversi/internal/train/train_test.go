@@ -151,7 +151,10 @@ func TestFitPrior(t *testing.T) {
 	}
 }
 
-func TestLabel(t *testing.T) {
+// labelInputs is what the label tests start from: the samples of two small
+// generated games and the shipped pattern tables.
+func labelInputs(t *testing.T) ([]sample, []byte) {
+	t.Helper()
 	data := smallGen(t, 2)
 	var in []sample
 	for i := 0; i < len(data); i += sampleBytes {
@@ -161,6 +164,11 @@ func TestLabel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return in, tables
+}
+
+func TestLabel(t *testing.T) {
+	in, tables := labelInputs(t)
 	cfg := labelConfig{minEmpties: 30, maxEmpties: 40, depth: 2, selective: true, patterns: tables, patternEmpties: 28}
 	run := func(workers int) []byte {
 		var buf bytes.Buffer
@@ -175,8 +183,8 @@ func TestLabel(t *testing.T) {
 	if !bytes.Equal(a, b) {
 		t.Fatal("one worker and two wrote different labels")
 	}
-	if len(a) != len(data) {
-		t.Fatalf("%d bytes out, %d in: every sample must be copied", len(a), len(data))
+	if len(a) != len(in)*sampleBytes {
+		t.Fatalf("%d bytes out, %d samples in: every sample must be copied", len(a), len(in))
 	}
 	changed := 0
 	for i, s := range in {
@@ -214,15 +222,7 @@ func TestLabel(t *testing.T) {
 // against a plain minimax, and where the game's own perfect play had
 // labelled a position the two agree.
 func TestLabelExact(t *testing.T) {
-	data := smallGen(t, 2)
-	var in []sample
-	for i := 0; i < len(data); i += sampleBytes {
-		in = append(in, decodeSample(data[i:]))
-	}
-	tables, err := os.ReadFile("../../patterns.bin")
-	if err != nil {
-		t.Fatal(err)
-	}
+	in, tables := labelInputs(t)
 	cfg := labelConfig{minEmpties: 4, maxEmpties: 14, depth: 2, exact: true, patterns: tables, patternEmpties: 44, workers: 2}
 	var buf bytes.Buffer
 	if err := label(context.Background(), cfg, in, &buf, io.Discard); err != nil {
