@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"os"
+	"strconv"
 	"testing"
 	"time"
 
@@ -321,14 +323,24 @@ func BenchmarkDepthRapfiPositions(b *testing.B) {
 // resumed after the deep screen, 667 ms after; fifteenth session: 655 ms
 // while the resumed search could stop early, 700 ms once it ran to its
 // end), and the mean depth and nodes of those searches. It depends on the
-// machine's load; run it alone.
+// machine's load; run it alone. GOMOKU_TIMEUSE_MS sets another deadline
+// (2880 for a 3000 ms move: what three times the time buys in depth,
+// docs/benchmarks.md, twentieth session).
 func BenchmarkTimeUseRapfiPositions(b *testing.B) {
+	deadline := 960 * time.Millisecond
+	if ms := os.Getenv("GOMOKU_TIMEUSE_MS"); ms != "" {
+		n, err := strconv.Atoi(ms)
+		if err != nil || n <= 0 {
+			b.Fatalf("GOMOKU_TIMEUSE_MS=%q: want a positive number of milliseconds", ms)
+		}
+		deadline = time.Duration(n) * time.Millisecond
+	}
 	var used time.Duration
 	var depth, nodes uint64
 	for i := 0; i < b.N; i++ {
 		for _, rec := range rapfiPositions {
 			board := mustBoard(b, rec)
-			ctx, cancel := context.WithTimeout(context.Background(), 960*time.Millisecond)
+			ctx, cancel := context.WithTimeout(context.Background(), deadline)
 			start := time.Now()
 			r, err := gomoku.NewEngine().Search(ctx, board, gomoku.Limits{})
 			used += time.Since(start)
