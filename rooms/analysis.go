@@ -208,14 +208,18 @@ func (k *gameKind) evaluate(ctx context.Context, g position) (judgement, error) 
 // are and take no part in the estimate.
 func (k *gameKind) graph(judged []judgement) []int {
 	var bends []int // mover's-view distances from the neighbours' midpoint, doubled
-	for i := 2; i+1 < len(judged); i++ {
+	for i := 2; k.tempo && i+1 < len(judged); i++ {
 		prev, j, next := judged[i-1], judged[i], judged[i+1]
 		if prev.proven || j.proven || next.proven {
 			continue
 		}
-		bends = append(bends, moverView(judgement{score: 2*j.score - prev.score - next.score, toMove: j.toMove}))
+		bend := 2*j.score - prev.score - next.score // black's view
+		if j.toMove == White {
+			bend = -bend
+		}
+		bends = append(bends, bend)
 	}
-	if !k.tempo || len(bends) == 0 {
+	if len(bends) == 0 { // no initiative to take out (Reversi), or too few plies to see it
 		out := make([]int, len(judged))
 		for i, j := range judged {
 			out[i] = j.score

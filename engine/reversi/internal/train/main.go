@@ -25,7 +25,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: train gen|label|fit|check|judge|truth|debias|order|movevalues|blend [flags]")
+		fmt.Fprintln(os.Stderr, "usage: train gen|label|fit|check|compare|judge|truth|debias|order|movevalues|blend [flags]")
 		os.Exit(2)
 	}
 	var err error
@@ -38,6 +38,8 @@ func main() {
 		err = runLabel(os.Args[2:])
 	case "check":
 		err = runCheck(os.Args[2:])
+	case "compare":
+		err = runCompare(os.Args[2:])
 	case "judge":
 		err = runJudge(os.Args[2:])
 	case "truth":
@@ -51,7 +53,7 @@ func main() {
 	case "blend":
 		err = runBlend(os.Args[2:])
 	default:
-		err = fmt.Errorf("unknown command %q (want gen, label, fit, check, judge, truth, debias, order, movevalues or blend)", os.Args[1])
+		err = fmt.Errorf("unknown command %q (want gen, label, fit, check, compare, judge, truth, debias, order, movevalues or blend)", os.Args[1])
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "train:", err)
