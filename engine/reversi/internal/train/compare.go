@@ -51,25 +51,27 @@ type labelSet struct {
 // compareLabels writes, per number of empties from lo to hi, each set's
 // root-mean-square distance from the reference's exact labels and its mean
 // error (label minus exact value). Only the reference's exact samples count;
-// every set must hold the reference's positions in its order.
+// every set must hold the reference's positions, no more, in its order.
 func compareLabels(ref []sample, sets []labelSet, lo, hi int, w io.Writer) error {
 	if len(sets) == 0 {
 		return fmt.Errorf("compare: no labels to compare with the reference")
 	}
-	type errors struct{ n, sum, squares int }
-	byEmpties := map[int][]errors{}
+	for _, set := range sets {
+		if len(set.samples) != len(ref) {
+			return fmt.Errorf("compare: %s has %d samples, the reference %d", set.name, len(set.samples), len(ref))
+		}
+	}
+	type tally struct{ n, sum, squares int }
+	byEmpties := map[int][]tally{}
 	for i, r := range ref {
 		e := empties(r)
 		if !r.exact || e < lo || e > hi {
 			continue
 		}
 		if byEmpties[e] == nil {
-			byEmpties[e] = make([]errors, len(sets))
+			byEmpties[e] = make([]tally, len(sets))
 		}
 		for k, set := range sets {
-			if i >= len(set.samples) {
-				return fmt.Errorf("compare: %s has %d samples, the reference %d", set.name, len(set.samples), len(ref))
-			}
 			s := set.samples[i]
 			if s.black != r.black || s.white != r.white || s.toMove != r.toMove {
 				return fmt.Errorf("compare: %s: sample %d is not the reference's position", set.name, i)

@@ -306,9 +306,16 @@ type evalErrors struct {
 
 // measure gives the errors of the quantised weights q on samples.
 func measure(q []int16, samples []sample) evalErrors {
+	return measureBy(samples, tableEval(q))
+}
+
+// tableEval returns the evaluation in discs by one stage's quantised weights
+// q, as the engine computes it before its clamp. It is not safe for
+// concurrent use.
+func tableEval(q []int16) func(sample) float64 {
 	le := linearEngine()
 	var ix [pattern.PerPosition]int32
-	return measureBy(samples, func(s sample) float64 {
+	return func(s sample) float64 {
 		row(s, &ix)
 		var v int
 		for _, j := range ix {
@@ -318,7 +325,7 @@ func measure(q []int16, samples []sample) evalErrors {
 			v += int(k) * int(math.Round(le.Evaluate(s.position())*100)) / 1000
 		}
 		return float64(v) / 100
-	})
+	}
 }
 
 // measureBy gives the errors on samples of the evaluation eval, in discs.
