@@ -146,20 +146,29 @@ func (g *Gomocup) move(ctx context.Context, b *gomoku.Board) (gomoku.Point, erro
 		m := moves[len(moves)-1]
 		g.send(fmt.Sprintf("TURN %d,%d", m.X, m.Y))
 	default:
-		// The program's stones are 1, the opponent's 2; listed in move
-		// order, black first (some programs take the first stone as
-		// black).
-		me := b.ToMove()
-		g.send("BOARD")
-		for k, m := range moves {
-			f := 2
-			if gomoku.Color(k%2) == me {
-				f = 1
-			}
-			g.send(fmt.Sprintf("%d,%d,%d", m.X, m.Y, f))
-		}
-		g.send("DONE")
+		g.sendBoard("BOARD", b)
 	}
+	return g.answered(ctx, moves, sent)
+}
+
+// sendBoard sends the whole position after the command (BOARD or
+// YXBOARD). The program's stones are 1, the opponent's 2; listed in move
+// order, black first (some programs take the first stone as black).
+func (g *Gomocup) sendBoard(cmd string, b *gomoku.Board) {
+	me := b.ToMove()
+	g.send(cmd)
+	for k, m := range b.Moves() {
+		f := 2
+		if gomoku.Color(k%2) == me {
+			f = 1
+		}
+		g.send(fmt.Sprintf("%d,%d,%d", m.X, m.Y, f))
+	}
+	g.send("DONE")
+}
+
+// answered reads the program's move and keeps the timing.
+func (g *Gomocup) answered(ctx context.Context, moves []gomoku.Point, sent time.Time) (gomoku.Point, error) {
 	p, err := g.readMove(ctx)
 	if err != nil {
 		g.kill()
@@ -172,6 +181,45 @@ func (g *Gomocup) move(ctx context.Context, b *gomoku.Board) (gomoku.Point, erro
 	g.stats.Max = max(g.stats.Max, el)
 	g.known = append(moves, p)
 	return p, nil
+}
+
+// Query asks the program about b outside a game, in the running process
+// if it was started for b's size and rule: it sends the lines before
+// (e.g. Rapfi's YXHASHCLEAR, so that every search starts alike), then the
+// position with BOARD, or, when cmd is not empty, with YXBOARD (the Yixin
+// extension: the position without a search) followed by cmd (e.g.
+// "YXNBEST 3"), and reads the move the program answers. Like Move it asks
+// once more from a fresh process when the first answer does not come.
+func (g *Gomocup) Query(ctx context.Context, b *gomoku.Board, before []string, cmd string) (gomoku.Point, error) {
+	p, err := g.query(ctx, b, before, cmd)
+	if err != nil && ctx.Err() == nil {
+		g.Retries++
+		g.kill()
+		p, err = g.query(ctx, b, before, cmd)
+	}
+	return p, err
+}
+
+func (g *Gomocup) query(ctx context.Context, b *gomoku.Board, before []string, cmd string) (gomoku.Point, error) {
+	if g.cmd == nil || !g.sameGame(b) {
+		if err := g.start(b); err != nil {
+			return gomoku.Point{}, err
+		}
+	}
+	if wait := g.Pause - time.Since(g.answer); wait > 0 {
+		time.Sleep(wait)
+	}
+	sent := time.Now()
+	for _, l := range before {
+		g.send(l)
+	}
+	if cmd == "" {
+		g.sendBoard("BOARD", b)
+	} else {
+		g.sendBoard("YXBOARD", b)
+		g.send(cmd)
+	}
+	return g.answered(ctx, b.Moves(), sent)
 }
 
 // continues reports whether b is the position the program has plus the

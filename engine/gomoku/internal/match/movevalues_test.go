@@ -1,0 +1,596 @@
+package match
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/boardhall/boardhall/engine/gomoku"
+)
+
+// TestMoveValuesSet builds (or extends) a move-value set from the games of
+// match logs, judged by Rapfi (GOMOKU_MATCH=movevalues; docs/benchmarks.md,
+// "Twenty-second session", has the command):
+//
+//	GOMOKU_LOG         match logs of TestMatchGomocup, comma-separated
+//	GOMOKU_OPPONENT    the judge (Rapfi), GOMOKU_OPPONENT_INIT and
+//	                   GOMOKU_OPPONENT_PAUSE as for TestMatchGomocup
+//	GOMOKU_SET         the set file: read if it exists, rewritten after
+//	                   every position (so a job can stop and resume)
+//	GOMOKU_SET_NODES   the judge's node budget per search (500000)
+//	GOMOKU_SET_NBEST   moves the judge proposes per position (3)
+//	GOMOKU_SET_ROOT    positions whose |root score| is beyond it are
+//	                   decided, left unjudged (600)
+//	GOMOKU_SET_MAX     stop at this many judged positions (280)
+//	GOMOKU_SET_MINUTES stop after this many minutes (0: no limit)
+//
+// One position a game, at the move number closest at or after a target
+// that moves over 6-40 from game to game by the golden ratio (both sides
+// to move), skipping positions with a four on the board and positions
+// already in the set; games are taken round-robin over the logs. The judge
+// (YXNBEST, with the node budget) proposes its best moves; each is then
+// valued by a search of the position after it, with the same budget from
+// a cleared hash (deterministic with one thread).
+func TestMoveValuesSet(t *testing.T) {
+	if os.Getenv("GOMOKU_MATCH") != "movevalues" {
+		t.Skip("set GOMOKU_MATCH=movevalues, GOMOKU_LOG, GOMOKU_OPPONENT and GOMOKU_SET to build a move-value set")
+	}
+	path := os.Getenv("GOMOKU_SET")
+	if path == "" {
+		t.Fatal("GOMOKU_SET: the set file")
+	}
+	nodes := envInt("GOMOKU_SET_NODES", 500000)
+	set := &MoveValues{Nodes: nodes}
+	if f, err := os.Open(path); err == nil {
+		set, err = ParseMoveValues(f)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if set.Nodes != nodes {
+			t.Fatalf("%s was judged with %d nodes a search, not %d", path, set.Nodes, nodes)
+		}
+	}
+	j := newRapfiJudge(t, nodes)
+	defer j.g.Close()
+	var logs [][]loggedGame
+	for _, p := range strings.Split(os.Getenv("GOMOKU_LOG"), ",") {
+		logs = append(logs, readGames(t, p))
+	}
+	nbest := envInt("GOMOKU_SET_NBEST", 3)
+	rootMax := Value(envInt("GOMOKU_SET_ROOT", 600))
+	maxN := envInt("GOMOKU_SET_MAX", 280)
+	var deadline time.Time
+	if m := envInt("GOMOKU_SET_MINUTES", 0); m > 0 {
+		deadline = time.Now().Add(time.Duration(m) * time.Minute)
+	}
+	judged := 0
+	for _, p := range set.Positions {
+		if !p.Decided() {
+			judged++
+		}
+	}
+	start := time.Now()
+	for k, g := range roundRobin(logs) {
+		if judged >= maxN || (!deadline.IsZero() && time.Now().After(deadline)) {
+			break
+		}
+		b, ok := pickPosition(g, k, set)
+		if !ok {
+			continue
+		}
+		p := &ValuedPosition{Moves: b.Moves(), Source: g.source, Values: map[gomoku.Point]Value{}}
+		best, cands, root, err := j.nbest(b, nbest)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Root = root
+		if root > rootMax || root < -rootMax {
+			// Decided: kept unjudged so that it is not searched again.
+		} else {
+			p.Best = best
+			for _, m := range cands {
+				v, err := j.value(b, m)
+				if err != nil {
+					t.Fatal(err)
+				}
+				p.Values[m] = v
+			}
+			judged++
+		}
+		if err := set.Add(p); err != nil {
+			t.Fatal(err)
+		}
+		if err := writeSet(path, set); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("set %d %s move %d root=%v best=%v values=%v", judged, p.Source, len(p.Moves)+1, root, best, p.Values)
+	}
+	t.Logf("set: %d positions judged (%d in the file), %v this run, judge retries %d", judged, len(set.Positions), time.Since(start).Round(time.Second), j.g.Retries)
+}
+
+// writeSet writes the set to path through a temporary file.
+func writeSet(path string, s *MoveValues) error {
+	tmp := path + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return err
+	}
+	if _, err := s.WriteTo(f); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// TestMoveLoss scores a build's move choice on a move-value set
+// (GOMOKU_MATCH=moveloss):
+//
+//	GOMOKU_SET          the set (default testdata/gomoku-movevalues.txt)
+//	GOMOKU_LOSS_PLAYER  level:N (our engine in-process at level N, 6 the
+//	                    full engine; default level:6) or prog:<command>
+//	                    (a Gomocup program, e.g. "prog:/tmp/x/engine
+//	                    gomocup", a fresh process a position;
+//	                    GOMOKU_LOSS_INIT and GOMOKU_LOSS_PAUSE as the
+//	                    opponent's INIT and PAUSE)
+//	GOMOKU_MOVETIME     ms a position (1000; 0: none)
+//	GOMOKU_LOSS_NODES   in-process node budget (0: none): deterministic
+//	GOMOKU_LOSS_OUT     write the choices to this file
+//	GOMOKU_LOSS_CHOICES score these choice files (comma-separated) instead
+//	                    of searching
+//	GOMOKU_LOSS_BASE    choice files to pair against (comma-separated)
+//	GOMOKU_LOSS_MAX     the first N positions only
+//	GOMOKU_OPPONENT     the judge for moves not yet in the set (Rapfi, as
+//	                    for TestMoveValuesSet; the set file is rewritten
+//	                    with them); without it such moves are counted as
+//	                    unjudged and left out
+//
+// It logs the mean loss in win probability (Rapfi's scale, see WinScale)
+// with its standard error, the mean loss in Rapfi's units (values clamped
+// to ±UnitsCap), the best moves chosen, the losses of LargeLoss or more,
+// and per base file the paired difference (this run minus the base) over
+// the positions both scored. All scoring uses the set as it is after the
+// run, so earlier choice files are rescored by the same values.
+func TestMoveLoss(t *testing.T) {
+	if os.Getenv("GOMOKU_MATCH") != "moveloss" {
+		t.Skip("set GOMOKU_MATCH=moveloss (and GOMOKU_OPPONENT to judge new moves) to score a build's moves on the move-value set")
+	}
+	path := os.Getenv("GOMOKU_SET")
+	if path == "" {
+		path = "testdata/gomoku-movevalues.txt"
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := ParseMoveValues(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var runs []labelled
+	if files := os.Getenv("GOMOKU_LOSS_CHOICES"); files != "" {
+		for _, p := range strings.Split(files, ",") {
+			runs = append(runs, readChoiceFile(t, p))
+		}
+	} else {
+		runs = append(runs, playSet(t, set))
+	}
+	var j *rapfiJudge
+	if os.Getenv("GOMOKU_OPPONENT") != "" {
+		j = newRapfiJudge(t, set.Nodes)
+		defer j.g.Close()
+	}
+	if j != nil {
+		added := 0
+		for _, r := range runs {
+			for _, c := range r.choices {
+				p := set.Find(mustRecord(t, c.Key))
+				if p == nil || p.Decided() {
+					continue
+				}
+				if _, ok := p.Values[c.Move]; ok {
+					continue
+				}
+				b, err := p.Board()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if p.Values[c.Move], err = j.value(b, c.Move); err != nil {
+					t.Fatal(err)
+				}
+				added++
+			}
+		}
+		if added > 0 {
+			if err := writeSet(path, set); err != nil {
+				t.Fatal(err)
+			}
+		}
+		t.Logf("judged %d new moves", added)
+	}
+	var bases []labelled
+	if files := os.Getenv("GOMOKU_LOSS_BASE"); files != "" {
+		for _, p := range strings.Split(files, ",") {
+			bases = append(bases, readChoiceFile(t, p))
+		}
+	}
+	for _, r := range runs {
+		s := set.Score(r.choices)
+		t.Logf("moveloss %s: %d positions, loss %.4f ± %.4f win prob., %.1f ± %.1f units (cap %d); best move %d, judge's choice %d, losses >= %.1f: %d; mean depth %.2f; unjudged %d",
+			r.label, s.N, s.MeanWP, s.SEWP, s.MeanUnits, s.SEUnits, UnitsCap, s.Best, s.JudgeBest, LargeLoss, s.Large, s.MeanDepth, s.Unjudged)
+		for _, b := range bases {
+			bs := set.Score(b.choices)
+			m, se, n := Paired(s.PerPos, bs.PerPos)
+			mu, seu, _ := Paired(s.UnitsByPos, bs.UnitsByPos)
+			same := 0
+			bm := map[string]gomoku.Point{}
+			for _, c := range b.choices {
+				bm[c.Key] = c.Move
+			}
+			for _, c := range r.choices {
+				if m, ok := bm[c.Key]; ok && m == c.Move {
+					same++
+				}
+			}
+			t.Logf("paired %s - %s: %+.4f ± %.4f win prob., %+.1f ± %.1f units, %d positions, %d same moves (base loss %.4f)",
+				r.label, b.label, m, se, mu, seu, n, same, bs.MeanWP)
+		}
+	}
+}
+
+// labelled is a run's choices with its label.
+type labelled struct {
+	label   string
+	choices []Choice
+}
+
+func readChoiceFile(t *testing.T, path string) labelled {
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	label, cs, err := ParseChoices(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return labelled{label, cs}
+}
+
+func mustRecord(t *testing.T, key string) []gomoku.Point {
+	m, err := gomoku.ParseRecord(key, setSize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// playSet lets the build named by GOMOKU_LOSS_PLAYER choose a move in every
+// judged position of the set.
+func playSet(t *testing.T, set *MoveValues) labelled {
+	player := os.Getenv("GOMOKU_LOSS_PLAYER")
+	if player == "" {
+		player = "level:6"
+	}
+	moveTime := time.Duration(envInt("GOMOKU_MOVETIME", 1000)) * time.Millisecond
+	nodes := uint64(envInt("GOMOKU_LOSS_NODES", 0))
+	maxN := envInt("GOMOKU_LOSS_MAX", 0)
+	label := player
+	if f := strings.Fields(strings.TrimPrefix(player, "prog:")); len(f) > 0 {
+		label = filepath.Base(f[0])
+	}
+	label = fmt.Sprintf("%s-%dms-%dn", label, moveTime.Milliseconds(), nodes)
+	var prog *Gomocup
+	level := 0
+	var depth int
+	switch {
+	case strings.HasPrefix(player, "level:"):
+		var err error
+		if level, err = strconv.Atoi(strings.TrimPrefix(player, "level:")); err != nil || level < 1 || level > gomoku.MaxLevel {
+			t.Fatalf("GOMOKU_LOSS_PLAYER %q: bad level", player)
+		}
+	case strings.HasPrefix(player, "prog:"):
+		f := strings.Fields(strings.TrimPrefix(player, "prog:"))
+		if len(f) == 0 {
+			t.Fatal("GOMOKU_LOSS_PLAYER prog: names no program")
+		}
+		prog = &Gomocup{Path: f[0], Args: f[1:], MoveTime: moveTime,
+			Pause: time.Duration(envInt("GOMOKU_LOSS_PAUSE", 0)) * time.Millisecond,
+			Messages: func(l string) {
+				// our engine's "MESSAGE depth 7 | ..."
+				if _, rest, ok := strings.Cut(l, "MESSAGE depth "); ok {
+					depth, _ = strconv.Atoi(strings.Fields(rest)[0])
+				}
+			}}
+		if v := os.Getenv("GOMOKU_LOSS_INIT"); v != "" {
+			prog.Init = strings.Split(v, ";")
+		}
+		defer prog.Close()
+	default:
+		t.Fatalf("GOMOKU_LOSS_PLAYER %q: want level:N or prog:<command>", player)
+	}
+	if v := os.Getenv("GOMOKU_LOSS_LABEL"); v != "" {
+		label = v
+	}
+	var out []Choice
+	start := time.Now()
+	for _, p := range set.Positions {
+		if p.Decided() {
+			continue
+		}
+		if maxN > 0 && len(out) == maxN {
+			break
+		}
+		b, err := p.Board()
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := Choice{Key: p.Key()}
+		if prog != nil {
+			depth = 0
+			prog.kill() // a fresh process: no state from the last position
+			if c.Move, err = prog.Move(context.Background(), b); err != nil {
+				t.Fatal(err)
+			}
+			if err := b.IsLegal(c.Move); err != nil {
+				t.Fatalf("%s: %v", p.Key(), err)
+			}
+			c.Depth = depth
+		} else {
+			ctx, cancel := context.Background(), context.CancelFunc(func() {})
+			if moveTime > 0 {
+				ctx, cancel = context.WithTimeout(ctx, moveTime)
+			}
+			r, err := gomoku.NewEngine().Search(ctx, b, gomoku.Limits{Level: level, Nodes: nodes})
+			cancel()
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.Move, c.Depth = r.Best, r.Depth
+		}
+		out = append(out, c)
+	}
+	t.Logf("%s: %d positions in %v", label, len(out), time.Since(start).Round(time.Second))
+	if o := os.Getenv("GOMOKU_LOSS_OUT"); o != "" {
+		f, err := os.Create(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := WriteChoices(f, label, out); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return labelled{label, out}
+}
+
+// rapfiJudge values moves with Rapfi at a fixed node budget.
+type rapfiJudge struct {
+	g   *Gomocup
+	msg *rapfiMessages
+}
+
+// newRapfiJudge starts the judge named by GOMOKU_OPPONENT: one thread
+// (GOMOKU_OPPONENT_INIT), a 64 MB hash cleared before every search, the
+// node budget, its multi-PV lines shown (YXSHOWINFO), and a move time so
+// long that the node budget ends every search.
+func newRapfiJudge(t *testing.T, nodes int) *rapfiJudge {
+	prog := strings.Fields(os.Getenv("GOMOKU_OPPONENT"))
+	if len(prog) == 0 {
+		t.Fatal("GOMOKU_OPPONENT: the judge, Rapfi")
+	}
+	msg := &rapfiMessages{}
+	g := &Gomocup{
+		Path: prog[0], Args: prog[1:], MoveTime: 120 * time.Second,
+		Pause:    time.Duration(envInt("GOMOKU_OPPONENT_PAUSE", 0)) * time.Millisecond,
+		Messages: msg.add,
+	}
+	if v := os.Getenv("GOMOKU_OPPONENT_INIT"); v != "" {
+		g.Init = strings.Split(v, ";")
+	}
+	g.Init = append(g.Init, "INFO HASH_SIZE 65536", fmt.Sprintf("INFO MAX_NODE %d", nodes), "YXSHOWINFO")
+	return &rapfiJudge{g: g, msg: msg}
+}
+
+// nbest asks the judge for its k best moves in b: its choice, the moves
+// its multi-PV lines start with (the choice first), and its score.
+func (j *rapfiJudge) nbest(b *gomoku.Board, k int) (gomoku.Point, []gomoku.Point, Value, error) {
+	*j.msg = rapfiMessages{}
+	best, err := j.g.Query(context.Background(), b, []string{"YXHASHCLEAR"}, fmt.Sprintf("YXNBEST %d", k))
+	if err != nil {
+		return best, nil, 0, err
+	}
+	if err := b.IsLegal(best); err != nil {
+		return best, nil, 0, fmt.Errorf("judge's choice %v: %w", best, err)
+	}
+	root, err := ParseValue(j.msg.eval)
+	if err != nil {
+		return best, nil, 0, fmt.Errorf("judge's score: %w", err)
+	}
+	cands := []gomoku.Point{best}
+	for i := 1; i <= k; i++ {
+		m, ok := j.msg.pv[i]
+		if !ok || b.IsLegal(m) != nil {
+			continue
+		}
+		dup := false
+		for _, c := range cands {
+			dup = dup || c == m
+		}
+		if !dup {
+			cands = append(cands, m)
+		}
+	}
+	return best, cands, root, nil
+}
+
+// value is minus the judge's score of b after m.
+func (j *rapfiJudge) value(b *gomoku.Board, m gomoku.Point) (Value, error) {
+	c := b.Clone()
+	if err := c.Play(m); err != nil {
+		return 0, err
+	}
+	*j.msg = rapfiMessages{}
+	if _, err := j.g.Query(context.Background(), c, []string{"YXHASHCLEAR"}, ""); err != nil {
+		return 0, err
+	}
+	v, err := ParseValue(j.msg.eval)
+	if err != nil {
+		return 0, fmt.Errorf("judge's score after %v: %w", m, err)
+	}
+	return v.Neg(), nil
+}
+
+// rapfiMessages keeps what Rapfi's MESSAGE lines say: the last "| Eval v"
+// and the first move of each multi-PV line "(k) v | d-sd | PV...".
+type rapfiMessages struct {
+	eval string
+	pv   map[int]gomoku.Point
+}
+
+func (m *rapfiMessages) add(l string) {
+	l = strings.TrimSpace(strings.TrimPrefix(l, "MESSAGE"))
+	if _, rest, ok := strings.Cut(l, "| Eval "); ok {
+		m.eval = strings.TrimSpace(strings.Split(rest, "|")[0])
+		return
+	}
+	if !strings.HasPrefix(l, "(") {
+		return
+	}
+	ks, rest, ok := strings.Cut(l[1:], ")")
+	k, err := strconv.Atoi(ks)
+	parts := strings.Split(rest, "|")
+	if !ok || err != nil || len(parts) < 3 {
+		return
+	}
+	pv := strings.Fields(parts[2])
+	if len(pv) == 0 {
+		return
+	}
+	p, err := gomoku.ParsePoint(pv[0], setSize)
+	if err != nil {
+		return
+	}
+	if m.pv == nil {
+		m.pv = map[int]gomoku.Point{}
+	}
+	m.pv[k] = p
+}
+
+// loggedGame is a game of a match log.
+type loggedGame struct {
+	source string // log:opening:our colour
+	moves  []gomoku.Point
+}
+
+// readGames returns every game of a match log (the lines "... piskvork/3
+// name as white: loss h8i9...", any result).
+func readGames(t *testing.T, path string) []loggedGame {
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	gs, err := parseGames(f, filepath.Base(filepath.Dir(path))+"/"+filepath.Base(path))
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return gs
+}
+
+// parseGames reads the game lines of a match log; name prefixes sources.
+func parseGames(r io.Reader, name string) ([]loggedGame, error) {
+	var out []loggedGame
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<16), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		var i int
+		var res string
+		for _, r := range []string{": win ", ": loss ", ": draw "} {
+			if i = strings.Index(line, r); i >= 0 {
+				res = r
+				break
+			}
+		}
+		if i < 0 {
+			continue
+		}
+		head := strings.Fields(line[:i])
+		if len(head) < 4 || head[len(head)-2] != "as" || (head[len(head)-1] != "black" && head[len(head)-1] != "white") {
+			return nil, fmt.Errorf("%q: want \"<opening> <player> as <colour>: <result> <record>\"", line)
+		}
+		moves, err := gomoku.ParseRecord(strings.TrimSpace(line[i+len(res):]), setSize)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, loggedGame{
+			source: fmt.Sprintf("%s:%s:%s", name, head[len(head)-4], head[len(head)-1]),
+			moves:  moves,
+		})
+	}
+	return out, sc.Err()
+}
+
+// roundRobin takes the logs' games in turn: the first of each, the second
+// of each, ...
+func roundRobin(logs [][]loggedGame) []loggedGame {
+	var out []loggedGame
+	for i := 0; ; i++ {
+		any := false
+		for _, l := range logs {
+			if i < len(l) {
+				out = append(out, l[i])
+				any = true
+			}
+		}
+		if !any {
+			return out
+		}
+	}
+}
+
+// Move numbers of the chosen positions: the target moves over
+// [minMoveNo, maxMoveNo] by the golden ratio from game to game.
+const (
+	minMoveNo = 6
+	maxMoveNo = 40
+)
+
+// targetMove is the k-th game's target move number.
+func targetMove(k int) int {
+	_, frac := math.Modf(float64(k) * (math.Sqrt(5) - 1) / 2)
+	return minMoveNo + int(frac*float64(maxMoveNo-minMoveNo+1))
+}
+
+// pickPosition returns the position of game g (the k-th) before the move
+// numbered at or after the target, up to maxMoveNo, that has no four on
+// the board, is not the game's last and is not in set.
+func pickPosition(g loggedGame, k int, set *MoveValues) (*gomoku.Board, bool) {
+	for n := targetMove(k); n <= maxMoveNo && n < len(g.moves); n++ {
+		// before move n: n-1 moves played
+		if set.Find(g.moves[:n-1]) != nil {
+			continue
+		}
+		b, err := (&ValuedPosition{Moves: g.moves[:n-1]}).Board()
+		if err != nil || b.Over() || Forced(b) {
+			continue
+		}
+		return b, true
+	}
+	return nil, false
+}

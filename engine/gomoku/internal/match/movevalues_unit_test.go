@@ -1,0 +1,343 @@
+package match
+
+import (
+	"bytes"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/boardhall/boardhall/engine/gomoku"
+)
+
+func TestParseValue(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want Value
+		wp   float64
+	}{
+		{"0", 0, 0.5},
+		{"200", 200, 1 / (1 + math.Exp(-1))},
+		{"-600", -600, 1 / (1 + math.Exp(3))},
+		{"+M13", mateBase - 13, 1},
+		{"-M12", -mateBase + 12, 0},
+		{"+M0", mateBase, 1},
+	} {
+		v, err := ParseValue(c.in)
+		if err != nil || v != c.want {
+			t.Errorf("ParseValue(%q) = %d, %v; want %d", c.in, v, err, c.want)
+			continue
+		}
+		if v.String() != c.in {
+			t.Errorf("%q prints as %q", c.in, v.String())
+		}
+		if math.Abs(v.WinProb()-c.wp) > 1e-12 {
+			t.Errorf("%q: win prob %v, want %v", c.in, v.WinProb(), c.wp)
+		}
+	}
+	if mustValue("+M13").Neg().String() != "-M13" {
+		t.Error("a mate's negation")
+	}
+	for _, bad := range []string{"", "+12", "1.5", "20000", "-20000", "M3", "+M", "+M-1", "+M1000", "+M013", "- 3", "12a", "-M x"} {
+		if v, err := ParseValue(bad); err == nil {
+			t.Errorf("ParseValue(%q) = %d, want an error", bad, v)
+		}
+	}
+}
+
+func mustValue(s string) Value {
+	v, err := ParseValue(s)
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+const goodSet = `# a hand-made set
+gomoku-movevalues nodes=1000
+
+pos h8i9j10i10 logA:piskvork/1:white root=-85 best=h11 h11=-90 g11=-120 i11=+M9
+pos h8i9j10 logA:piskvork/1:black root=+M5 best=-
+pos h8i8 logB:x:black root=10 best=h9 h9=10
+`
+
+func TestParseMoveValues(t *testing.T) {
+	s, err := ParseMoveValues(strings.NewReader(goodSet))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Nodes != 1000 || len(s.Positions) != 3 {
+		t.Fatalf("nodes %d, %d positions", s.Nodes, len(s.Positions))
+	}
+	p := s.Positions[0]
+	if p.Key() != "h8i9j10i10" || p.Source != "logA:piskvork/1:white" || p.Root != -85 || p.Best != (gomoku.Point{X: 7, Y: 10}) || len(p.Values) != 3 {
+		t.Fatalf("first position %+v", p)
+	}
+	if p.BestValue() != mustValue("+M9") {
+		t.Errorf("best value %v", p.BestValue())
+	}
+	if !s.Positions[1].Decided() || s.Positions[0].Decided() {
+		t.Error("decided")
+	}
+	if s.Find(p.Moves) != p || s.Find(p.Moves[:1]) != nil {
+		t.Error("Find")
+	}
+	// Written and read back: the same text as written, values best first.
+	var buf bytes.Buffer
+	if _, err := s.WriteTo(&buf); err != nil {
+		t.Fatal(err)
+	}
+	want := "gomoku-movevalues nodes=1000\n" +
+		"pos h8i9j10i10 logA:piskvork/1:white root=-85 best=h11 i11=+M9 h11=-90 g11=-120\n" +
+		"pos h8i9j10 logA:piskvork/1:black root=+M5 best=-\n" +
+		"pos h8i8 logB:x:black root=10 best=h9 h9=10\n"
+	if buf.String() != want {
+		t.Errorf("written:\n%s\nwant:\n%s", buf.String(), want)
+	}
+	s2, err := ParseMoveValues(&buf)
+	if err != nil || len(s2.Positions) != 3 || s2.Positions[0].Values[gomoku.Point{X: 8, Y: 10}] != mustValue("+M9") {
+		t.Errorf("read back: %v", err)
+	}
+}
+
+func TestParseMoveValuesErrors(t *testing.T) {
+	const h = "gomoku-movevalues nodes=1000\n"
+	for _, c := range []struct{ name, in, msg string }{
+		{"empty", "", "no header"},
+		{"comments only", "# x\n\n", "no header"},
+		{"bad header", "gomoku-movevalues\n", "line 1"},
+		{"bad nodes", "gomoku-movevalues nodes=0\n", "node budget"},
+		{"other header", "gomoku-choices x\n", "header"},
+		{"short line", h + "pos h8i9 src root=1\n", "line 2"},
+		{"not pos", h + "xpos h8i9 src root=1 best=h9 h9=1\n", "line 2"},
+		{"bad record", h + "pos h8z99 src root=1 best=h9 h9=1\n", "bad record"},
+		{"upper-case record", h + "pos H8I9 src root=1 best=h9 h9=1\n", "bad record"},
+		{"comma record", h + "pos h8,i9 src root=1 best=h9 h9=1\n", "bad record"},
+		{"illegal record", h + "pos h8h8 src root=1 best=h9 h9=1\n", "record"},
+		{"game over", h + "pos a1b1a2b2a3b3a4b4a5 src root=1 best=h9 h9=1\n", "over"},
+		{"no root", h + "pos h8i9 src rot=1 best=h9 h9=1\n", "root="},
+		{"bad root", h + "pos h8i9 src root=x best=h9 h9=1\n", "value"},
+		{"no best", h + "pos h8i9 src root=1 bst=h9 h9=1\n", "best="},
+		{"best taken", h + "pos h8i9 src root=1 best=h8 h8=1\n", "best"},
+		{"best off board", h + "pos h8i9 src root=1 best=z9 h9=1\n", "best"},
+		{"best upper", h + "pos h8i9 src root=1 best=H9 h9=1\n", "best"},
+		{"no =", h + "pos h8i9 src root=1 best=h9 h9\n", "move=value"},
+		{"move taken", h + "pos h8i9 src root=1 best=h9 h9=1 i9=3\n", "i9"},
+		{"move twice", h + "pos h8i9 src root=1 best=h9 h9=1 h9=2\n", "twice"},
+		{"bad value", h + "pos h8i9 src root=1 best=h9 h9=1.5\n", "value"},
+		{"best not judged", h + "pos h8i9 src root=1 best=h9 h10=1\n", "choice"},
+		{"decided with best", h + "pos h8i9 src root=1 best=h9\n", "decided"},
+		{"judged without best", h + "pos h8i9 src root=1 best=- h9=1\n", "choice"},
+		{"position twice", h + "pos h8i9 src root=1 best=h9 h9=1\npos h8i9 s2 root=2 best=-\n", "twice"},
+		{"header twice", h + h, "line 2"},
+	} {
+		_, err := ParseMoveValues(strings.NewReader(c.in))
+		if err == nil || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%s: error %v, want one with %q", c.name, err, c.msg)
+		}
+	}
+}
+
+func FuzzParseMoveValues(f *testing.F) {
+	f.Add(goodSet)
+	f.Add("gomoku-movevalues nodes=5\npos h8 s root=+M1 best=-\n")
+	f.Add("gomoku-movevalues nodes=5\npos h8i9 s root=-19999 best=a1 a1=-M0 o15=19999\n")
+	f.Fuzz(func(t *testing.T, in string) {
+		s, err := ParseMoveValues(strings.NewReader(in))
+		if err != nil {
+			return
+		}
+		// What parses writes back to text that parses to the same set.
+		var buf bytes.Buffer
+		if _, err := s.WriteTo(&buf); err != nil {
+			t.Fatal(err)
+		}
+		s2, err := ParseMoveValues(bytes.NewReader(buf.Bytes()))
+		if err != nil {
+			t.Fatalf("written set does not parse: %v\n%s", err, buf.String())
+		}
+		var buf2 bytes.Buffer
+		s2.WriteTo(&buf2)
+		if buf.String() != buf2.String() {
+			t.Fatalf("not stable:\n%s\n%s", buf.String(), buf2.String())
+		}
+	})
+}
+
+func TestChoicesAndScore(t *testing.T) {
+	s, err := ParseMoveValues(strings.NewReader(goodSet))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := "gomoku-choices run-a\n" +
+		"h8i9j10i10 h11 7\n" + // loss: +M9 (1) against -90
+		"h8i9j10 a1 5\n" + // decided: left out
+		"h8i8 h9 3\n" // the best: no loss
+	label, cs, err := ParseChoices(strings.NewReader(in))
+	if err != nil || label != "run-a" || len(cs) != 3 {
+		t.Fatalf("ParseChoices: %q %v %v", label, cs, err)
+	}
+	var buf bytes.Buffer
+	if err := WriteChoices(&buf, label, cs); err != nil || buf.String() != in[:len("gomoku-choices run-a\n")]+"h8i9j10i10 h11 7\nh8i9j10 a1 5\nh8i8 h9 3\n" {
+		t.Errorf("WriteChoices: %q %v", buf.String(), err)
+	}
+	sum := s.Score(cs)
+	wp := 1 - mustValue("-90").WinProb()
+	if sum.N != 2 || sum.Unjudged != 0 || sum.Best != 1 || sum.JudgeBest != 2 || sum.Large != 1 {
+		t.Fatalf("summary %+v", sum)
+	}
+	if math.Abs(sum.MeanWP-wp/2) > 1e-12 || math.Abs(sum.MeanUnits-(1000+90)/2.0) > 1e-9 || sum.MeanDepth != 5 {
+		t.Errorf("means %v %v %v, want %v %v 5", sum.MeanWP, sum.MeanUnits, sum.MeanDepth, wp/2, 545.0)
+	}
+	// the standard error of {wp, 0}: |wp|/2
+	if math.Abs(sum.SEWP-wp/2) > 1e-12 {
+		t.Errorf("SE %v, want %v", sum.SEWP, wp/2)
+	}
+	// Another run: the mate (i11) in the first position, an unjudged move in
+	// the last.
+	_, cs2, err := ParseChoices(strings.NewReader("gomoku-choices run-b\nh8i9j10i10 i11 9\nh8i8 g9 4\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum2 := s.Score(cs2)
+	if sum2.N != 1 || sum2.Unjudged != 1 || sum2.MeanWP != 0 || sum2.Best != 1 {
+		t.Fatalf("summary %+v", sum2)
+	}
+	m, se, n := Paired(sum2.PerPos, sum.PerPos)
+	if n != 1 || math.Abs(m+wp) > 1e-12 || se != 0 {
+		t.Errorf("paired %v ± %v over %d, want %v over 1", m, se, n, -wp)
+	}
+	for _, bad := range []string{
+		"",
+		"h8i8 h9 3\n",
+		"gomoku-choices\n",
+		"gomoku-choices a\nh8i8 h9\n",
+		"gomoku-choices a\nh8i8 h8 3\n",
+		"gomoku-choices a\nh8i8 h9 -1\n",
+		"gomoku-choices a\nh8h8 h9 1\n",
+		"gomoku-choices a\nh8i8 h9 1\nh8i8 h10 1\n",
+	} {
+		if _, _, err := ParseChoices(strings.NewReader(bad)); err == nil {
+			t.Errorf("ParseChoices(%q): no error", bad)
+		}
+	}
+}
+
+func TestPairedSE(t *testing.T) {
+	a := map[string]float64{"x": 1, "y": 2, "z": 3, "only-a": 9}
+	b := map[string]float64{"x": 0, "y": 0, "z": 0, "only-b": 9}
+	m, se, n := Paired(a, b)
+	// differences 1, 2, 3: mean 2, sd 1, se 1/sqrt(3)
+	if n != 3 || math.Abs(m-2) > 1e-12 || math.Abs(se-1/math.Sqrt(3)) > 1e-12 {
+		t.Errorf("Paired = %v ± %v over %d", m, se, n)
+	}
+}
+
+func TestForced(t *testing.T) {
+	board := func(rec string) *gomoku.Board {
+		t.Helper()
+		moves, err := gomoku.ParseRecord(rec, 15)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := gomoku.NewBoard(15, gomoku.Freestyle)
+		for _, m := range moves {
+			if err := b.Play(m); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return b
+	}
+	cases := []struct {
+		rec  string
+		want bool
+	}{
+		{"h8i9", false},
+		{"h8a1h9a2h10a3", false},            // white to move, black has an open three only
+		{"h8a1h9a2h10a3h11", true},          // white to move, black's four h8-h11
+		{"h8a1h9a2h10a3h11a5", true},        // black to move with a four: wins
+		{"h8a1h9a2h10a3h12", true},          // white to move, black's broken four (h11)
+		{"h8o1h9o2h10o3g8o5", true},         // black to move, white's broken four o1-o5 (o4)
+		{"h8o1h9o2h10o3g8n5", false},        // black to move, white's o1-o3 n5 is nothing
+		{"a1o15a2o14a3o13b5o11b6n11", true}, // black to move, white's broken four o11-o15 (o12)
+	}
+	for _, c := range cases {
+		if got := Forced(board(c.rec)); got != c.want {
+			t.Errorf("Forced(%s) = %v, want %v", c.rec, got, c.want)
+		}
+	}
+}
+
+func TestParseGamesAndPick(t *testing.T) {
+	log := `=== RUN   TestMatchGomocup
+    match_test.go:304: piskvork/20 main-engine-1s as black: win h8i8j10i9i7g9j8h9j9j7g10k9f9h11f7j11f6f8e7g7g5h4h6f4g6e6d9e8d8c9d10d11e10k6l5h10i6j6d7d6b7c7c8f11a6
+    match_test.go:304: piskvork/20 main-engine-1s as white: loss h8i8j10i9i7g9h9h7j9j8g11i11j11i10i12j12h10g6f11h11f12g7g8e4f5f13g12h13e12h12d13g10d12c12d14e13d11d10d15
+    match_test.go:310: main-engine-1s +1 -1 =0
+    match_test.go:304: piskvork/21 x as white: draw h8i9
+`
+	gs, err := parseGames(strings.NewReader(log), "g/a.log")
+	if err != nil || len(gs) != 3 {
+		t.Fatalf("parseGames: %d games, %v", len(gs), err)
+	}
+	if gs[0].source != "g/a.log:piskvork/20:black" || len(gs[0].moves) != 45 || gs[2].source != "g/a.log:piskvork/21:white" {
+		t.Errorf("games %+v", gs)
+	}
+	if _, err := parseGames(strings.NewReader("piskvork/1 as: win h8\n"), "x"); err == nil {
+		t.Error("a malformed game line parsed")
+	}
+	if _, err := parseGames(strings.NewReader("piskvork/1 p as black: win h8z0\n"), "x"); err == nil {
+		t.Error("a bad record parsed")
+	}
+	rr := roundRobin([][]loggedGame{{{source: "a1"}, {source: "a2"}}, {{source: "b1"}}})
+	if len(rr) != 3 || rr[0].source != "a1" || rr[1].source != "b1" || rr[2].source != "a2" {
+		t.Errorf("roundRobin %v", rr)
+	}
+	seen := map[int]bool{}
+	for k := 0; k < 200; k++ {
+		n := targetMove(k)
+		if n < minMoveNo || n > maxMoveNo {
+			t.Fatalf("target %d", n)
+		}
+		seen[n] = true
+	}
+	if len(seen) != maxMoveNo-minMoveNo+1 {
+		t.Errorf("targets cover %d move numbers", len(seen))
+	}
+	set := &MoveValues{Nodes: 1}
+	for k := 0; k < 40; k++ {
+		b, ok := pickPosition(gs[1], k, set)
+		if !ok {
+			continue
+		}
+		if Forced(b) || b.MoveCount()+1 < targetMove(k) || b.MoveCount() >= len(gs[1].moves) {
+			t.Fatalf("k=%d: picked move %d (target %d)", k, b.MoveCount()+1, targetMove(k))
+		}
+		if err := set.Add(&ValuedPosition{Moves: b.Moves()}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(set.Positions) < 10 {
+		t.Errorf("only %d positions picked from a 40-move game", len(set.Positions))
+	}
+}
+
+func TestRapfiMessages(t *testing.T) {
+	var m rapfiMessages
+	for _, l := range []string{
+		"MESSAGE Transposition table cleared.",
+		"MESSAGE (1) 134 | 2-3 | I7 H7",
+		"MESSAGE (2) 30 | 2-3 | I6 I11",
+		"MESSAGE Depth 2-3 | Eval 134 | Time 1ms | I7 H7",
+		"MESSAGE (1) 162 | 17-33 | H7 H7",
+		"MESSAGE (3) -M4 | 17-39 | O15",
+		"MESSAGE (x) 1 | 1-1 | A1",
+		"MESSAGE (4) 1 | 1-1 | Z99",
+		"MESSAGE Speed 673K | Depth 17-35 | Eval -M12 | Node 500K | Time 743ms",
+		"MESSAGE Bestline I6 H5",
+	} {
+		m.add(l)
+	}
+	want := map[int]gomoku.Point{1: {X: 7, Y: 6}, 2: {X: 8, Y: 5}, 3: {X: 14, Y: 14}}
+	if m.eval != "-M12" || len(m.pv) != 3 || m.pv[1] != want[1] || m.pv[2] != want[2] || m.pv[3] != want[3] {
+		t.Errorf("got %q %v", m.eval, m.pv)
+	}
+}
