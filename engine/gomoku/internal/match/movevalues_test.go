@@ -149,7 +149,8 @@ func writeSet(path string, s *MoveValues) error {
 //	GOMOKU_LOSS_OUT     write the choices to this file
 //	GOMOKU_LOSS_CHOICES score these choice files (comma-separated) instead
 //	                    of searching
-//	GOMOKU_LOSS_BASE    choice files to pair against (comma-separated)
+//	GOMOKU_LOSS_BASE    choice files to pair against (comma-separated;
+//	                    "a+b" pairs against a's and b's losses averaged)
 //	GOMOKU_LOSS_MAX     the first N positions only
 //	GOMOKU_OPPONENT     the judge for moves not yet in the set (Rapfi, as
 //	                    for TestMoveValuesSet; the set file is rewritten
@@ -220,34 +221,73 @@ func TestMoveLoss(t *testing.T) {
 		}
 		t.Logf("judged %d new moves", added)
 	}
-	var bases []labelled
+	// A base is a choice file, or several joined by "+": their losses
+	// averaged per position (over the positions all of them scored).
+	var bases [][]labelled
 	if files := os.Getenv("GOMOKU_LOSS_BASE"); files != "" {
-		for _, p := range strings.Split(files, ",") {
-			bases = append(bases, readChoiceFile(t, p))
+		for _, group := range strings.Split(files, ",") {
+			var g []labelled
+			for _, p := range strings.Split(group, "+") {
+				g = append(g, readChoiceFile(t, p))
+			}
+			bases = append(bases, g)
 		}
 	}
 	for _, r := range runs {
 		s := set.Score(r.choices)
 		t.Logf("moveloss %s: %d positions, loss %.4f ± %.4f win prob., %.1f ± %.1f units (cap %d); best move %d, judge's choice %d, losses >= %.1f: %d; mean depth %.2f; unjudged %d",
 			r.label, s.N, s.MeanWP, s.SEWP, s.MeanUnits, s.SEUnits, UnitsCap, s.Best, s.JudgeBest, LargeLoss, s.Large, s.MeanDepth, s.Unjudged)
-		for _, b := range bases {
-			bs := set.Score(b.choices)
-			m, se, n := Paired(s.PerPos, bs.PerPos)
-			mu, seu, _ := Paired(s.UnitsByPos, bs.UnitsByPos)
+		for _, g := range bases {
+			var labels []string
+			var wps, units []map[string]float64
 			same := 0
-			bm := map[string]gomoku.Point{}
-			for _, c := range b.choices {
-				bm[c.Key] = c.Move
-			}
-			for _, c := range r.choices {
-				if m, ok := bm[c.Key]; ok && m == c.Move {
-					same++
+			for _, b := range g {
+				bs := set.Score(b.choices)
+				labels = append(labels, b.label)
+				wps, units = append(wps, bs.PerPos), append(units, bs.UnitsByPos)
+				bm := map[string]gomoku.Point{}
+				for _, c := range b.choices {
+					bm[c.Key] = c.Move
+				}
+				for _, c := range r.choices {
+					if m, ok := bm[c.Key]; ok && m == c.Move {
+						same++
+					}
 				}
 			}
+			bwp, bu := meanMaps(wps), meanMaps(units)
+			bm, _ := meanSE(values(bwp))
+			m, se, n := Paired(s.PerPos, bwp)
+			mu, seu, _ := Paired(s.UnitsByPos, bu)
 			t.Logf("paired %s - %s: %+.4f ± %.4f win prob., %+.1f ± %.1f units, %d positions, %d same moves (base loss %.4f)",
-				r.label, b.label, m, se, mu, seu, n, same, bs.MeanWP)
+				r.label, strings.Join(labels, "+"), m, se, mu, seu, n, same, bm)
 		}
 	}
+}
+
+// meanMaps averages maps over the keys all of them have.
+func meanMaps(ms []map[string]float64) map[string]float64 {
+	out := map[string]float64{}
+	for k := range ms[0] {
+		s, all := 0.0, true
+		for _, m := range ms {
+			v, ok := m[k]
+			all = all && ok
+			s += v
+		}
+		if all {
+			out[k] = s / float64(len(ms))
+		}
+	}
+	return out
+}
+
+func values(m map[string]float64) []float64 {
+	var out []float64
+	for _, v := range m {
+		out = append(out, v)
+	}
+	return out
 }
 
 // labelled is a run's choices with its label.

@@ -341,3 +341,13 @@ func TestRapfiMessages(t *testing.T) {
 		t.Errorf("got %q %v", m.eval, m.pv)
 	}
 }
+
+func TestMeanMaps(t *testing.T) {
+	got := meanMaps([]map[string]float64{{"a": 1, "b": 2, "c": 5}, {"a": 3, "b": 2}})
+	if len(got) != 2 || got["a"] != 2 || got["b"] != 2 {
+		t.Errorf("meanMaps = %v", got)
+	}
+	if m, _ := meanSE(values(got)); m != 2 {
+		t.Errorf("mean %v", m)
+	}
+}
