@@ -31,6 +31,12 @@ import (
 //	                   decided, left unjudged (600)
 //	GOMOKU_SET_MAX     stop at this many judged positions (280)
 //	GOMOKU_SET_MINUTES stop after this many minutes (0: no limit)
+//	GOMOKU_SET_REJUDGE another set: value its judged moves again with this
+//	                   budget, in the positions where the choice files of
+//	                   GOMOKU_SET_DIFFER (comma-separated) do not all
+//	                   agree (all positions without it), up to
+//	                   GOMOKU_SET_MAX positions: a stronger judge on a
+//	                   subset
 //
 // One position a game, at the move number closest at or after a target
 // that moves over 6-40 from game to game by the golden ratio (both sides
@@ -61,6 +67,10 @@ func TestMoveValuesSet(t *testing.T) {
 	}
 	j := newRapfiJudge(t, nodes)
 	defer j.g.Close()
+	if from := os.Getenv("GOMOKU_SET_REJUDGE"); from != "" {
+		rejudge(t, j, set, path, from)
+		return
+	}
 	var logs [][]loggedGame
 	for _, p := range strings.Split(os.Getenv("GOMOKU_LOG"), ",") {
 		logs = append(logs, readGames(t, p))
@@ -238,9 +248,8 @@ func TestMoveLoss(t *testing.T) {
 		t.Logf("moveloss %s: %d positions, loss %.4f ± %.4f win prob., %.1f ± %.1f units (cap %d); best move %d, judge's choice %d, losses >= %.1f: %d; mean depth %.2f; unjudged %d",
 			r.label, s.N, s.MeanWP, s.SEWP, s.MeanUnits, s.SEUnits, UnitsCap, s.Best, s.JudgeBest, LargeLoss, s.Large, s.MeanDepth, s.Unjudged)
 		for _, g := range bases {
-			var labels []string
+			var labels, same []string
 			var wps, units []map[string]float64
-			same := 0
 			for _, b := range g {
 				bs := set.Score(b.choices)
 				labels = append(labels, b.label)
@@ -249,18 +258,20 @@ func TestMoveLoss(t *testing.T) {
 				for _, c := range b.choices {
 					bm[c.Key] = c.Move
 				}
+				n := 0
 				for _, c := range r.choices {
 					if m, ok := bm[c.Key]; ok && m == c.Move {
-						same++
+						n++
 					}
 				}
+				same = append(same, strconv.Itoa(n))
 			}
 			bwp, bu := meanMaps(wps), meanMaps(units)
 			bm, _ := meanSE(values(bwp))
 			m, se, n := Paired(s.PerPos, bwp)
 			mu, seu, _ := Paired(s.UnitsByPos, bu)
-			t.Logf("paired %s - %s: %+.4f ± %.4f win prob., %+.1f ± %.1f units, %d positions, %d same moves (base loss %.4f)",
-				r.label, strings.Join(labels, "+"), m, se, mu, seu, n, same, bm)
+			t.Logf("paired %s - %s: %+.4f ± %.4f win prob., %+.1f ± %.1f units, %d positions, %s same moves (base loss %.4f)",
+				r.label, strings.Join(labels, "+"), m, se, mu, seu, n, strings.Join(same, "/"), bm)
 		}
 	}
 }
@@ -633,4 +644,60 @@ func pickPosition(g loggedGame, k int, set *MoveValues) (*gomoku.Board, bool) {
 		return b, true
 	}
 	return nil, false
+}
+
+// rejudge values again, with j's budget, the judged moves of the set in
+// file from, in the positions where the choice files GOMOKU_SET_DIFFER
+// disagree, adding them to set (written to path).
+func rejudge(t *testing.T, j *rapfiJudge, set *MoveValues, path, from string) {
+	f, err := os.Open(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := ParseMoveValues(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	moves := map[string]map[gomoku.Point]bool{}
+	if files := os.Getenv("GOMOKU_SET_DIFFER"); files != "" {
+		for _, p := range strings.Split(files, ",") {
+			for _, c := range readChoiceFile(t, p).choices {
+				if moves[c.Key] == nil {
+					moves[c.Key] = map[gomoku.Point]bool{}
+				}
+				moves[c.Key][c.Move] = true
+			}
+		}
+	}
+	maxN := envInt("GOMOKU_SET_MAX", 280)
+	start := time.Now()
+	n := 0
+	for _, p := range src.Positions {
+		if n >= maxN {
+			break
+		}
+		if p.Decided() || set.Find(p.Moves) != nil || (len(moves) > 0 && len(moves[p.Key()]) < 2) {
+			continue
+		}
+		b, err := p.Board()
+		if err != nil {
+			t.Fatal(err)
+		}
+		q := &ValuedPosition{Moves: p.Moves, Source: p.Source, Root: p.Root, Best: p.Best, Values: map[gomoku.Point]Value{}}
+		for m := range p.Values {
+			if q.Values[m], err = j.value(b, m); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := set.Add(q); err != nil {
+			t.Fatal(err)
+		}
+		if err := writeSet(path, set); err != nil {
+			t.Fatal(err)
+		}
+		n++
+		t.Logf("rejudged %d %s: %v (was %v)", n, p.Key(), q.Values, p.Values)
+	}
+	t.Logf("rejudged %d positions in %v", n, time.Since(start).Round(time.Second))
 }

@@ -3,6 +3,7 @@ package match
 import (
 	"bytes"
 	"math"
+	"os"
 	"strings"
 	"testing"
 
@@ -349,5 +350,40 @@ func TestMeanMaps(t *testing.T) {
 	}
 	if m, _ := meanSE(values(got)); m != 2 {
 		t.Errorf("mean %v", m)
+	}
+}
+
+// TestMoveValuesFile checks the committed set: it parses, its judged
+// positions have no four on the board and move numbers 6-40, and every
+// judged position has the judge's choice and at least one more move.
+func TestMoveValuesFile(t *testing.T) {
+	f, err := os.Open("testdata/gomoku-movevalues.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	s, err := ParseMoveValues(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	judged := 0
+	for _, p := range s.Positions {
+		b, err := p.Board()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := len(p.Moves) + 1; n < minMoveNo || n > maxMoveNo || Forced(b) {
+			t.Errorf("%s: move %d, forced %v", p.Key(), n, Forced(b))
+		}
+		if p.Decided() {
+			continue
+		}
+		judged++
+		if len(p.Values) < 2 || p.Root > 600 || p.Root < -600 {
+			t.Errorf("%s: %d values, root %v", p.Key(), len(p.Values), p.Root)
+		}
+	}
+	if judged < 250 || s.Nodes != 500000 {
+		t.Errorf("%d judged positions, %d nodes a search", judged, s.Nodes)
 	}
 }
