@@ -280,6 +280,9 @@ func TestPickOpenings(t *testing.T) {
 // carries a clock (NTestClock) that makes it aim at our average time per
 // move so far, corrected by the difference of the two totals (EqualTime),
 // so that both sides' time per move comes out about the same.
+// REVERSI_NBOARD_SHARE=x (with REVERSI_NBOARD_EQUAL=1) plays at time odds
+// instead: NTest aims at x times our time (0.5: half of ours; 2: twice), to
+// measure what time is worth to either side.
 func TestMatchNBoard(t *testing.T) {
 	path := os.Getenv("REVERSI_NBOARD")
 	if path == "" {
@@ -312,11 +315,22 @@ func TestMatchNBoard(t *testing.T) {
 	them := &NBoardPlayer{Path: path, Dir: dir, Depth: depth}
 	defer them.Close()
 	ours := &clocked{Player: EnginePlayer{Engine: reversi.NewEngine(), Limits: reversi.Limits{Level: reversi.MaxLevel}, Last: new(reversi.Result)}, moveTime: moveTime}
+	share := 1.0
+	if v := os.Getenv("REVERSI_NBOARD_SHARE"); v != "" {
+		var err error
+		if share, err = strconv.ParseFloat(v, 64); err != nil || share <= 0 || share > 100 {
+			t.Fatalf("REVERSI_NBOARD_SHARE=%q: want a number above 0 and at most 100 (NTest's time as a multiple of ours)", v)
+		}
+	}
 	if os.Getenv("REVERSI_NBOARD_EQUAL") == "1" {
 		them.Args = []string{"x", "m"}
 		them.Label = path + " at equal time"
+		if share != 1 {
+			them.Label = fmt.Sprintf("%s at %g times our time", path, share)
+		}
 		them.Clock = func(empties, moves int, thinking time.Duration) int {
-			return NTestClock(empties, EqualTime(ours.moves, ours.total, moves, thinking, moveTime*2/3))
+			total := time.Duration(float64(ours.total) * share)
+			return NTestClock(empties, EqualTime(ours.moves, total, moves, thinking, time.Duration(float64(moveTime*2/3)*share)))
 		}
 	}
 	records := recordsFile(t)
