@@ -260,7 +260,8 @@ func TestMoveLoss(t *testing.T) {
 				}
 				n := 0
 				for _, c := range r.choices {
-					if m, ok := bm[c.Key]; ok && m == c.Move {
+					_, scored := s.PerPos[c.Key]
+					if m, ok := bm[c.Key]; ok && m == c.Move && scored {
 						n++
 					}
 				}
