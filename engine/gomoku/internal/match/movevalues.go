@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -285,10 +286,26 @@ func legalPoint(b *gomoku.Board, s string) (gomoku.Point, error) {
 	return m, nil
 }
 
+// ReadMoveValuesFile reads a set in the text form from the file at path.
+func ReadMoveValuesFile(path string) (*MoveValues, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	s, err := ParseMoveValues(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return s, nil
+}
+
 // WriteTo writes the set in its text form, judged moves best first (ties
-// in notation order), so that the file reads well and diffs small.
+// in notation order), so that the file reads well and diffs small. It
+// returns the number of bytes written, as io.WriterTo asks.
 func (s *MoveValues) WriteTo(w io.Writer) (int64, error) {
-	bw := bufio.NewWriter(w)
+	cw := &countingWriter{w: w}
+	bw := bufio.NewWriter(cw)
 	fmt.Fprintf(bw, "gomoku-movevalues nodes=%d\n", s.Nodes)
 	for _, p := range s.Positions {
 		best := "-"
@@ -311,7 +328,20 @@ func (s *MoveValues) WriteTo(w io.Writer) (int64, error) {
 		}
 		bw.WriteByte('\n')
 	}
-	return 0, bw.Flush()
+	err := bw.Flush()
+	return cw.n, err
+}
+
+// countingWriter passes writes on to w and counts the bytes w took.
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // MoveLoss is how much a move gives away in a judged position: the win

@@ -3,8 +3,10 @@ package match
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -55,15 +57,13 @@ func TestMoveValuesSet(t *testing.T) {
 	}
 	nodes := envInt("GOMOKU_SET_NODES", 500000)
 	set := &MoveValues{Nodes: nodes}
-	if f, err := os.Open(path); err == nil {
-		set, err = ParseMoveValues(f)
-		f.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
+	if s, err := ReadMoveValuesFile(path); err == nil {
+		set = s
 		if set.Nodes != nodes {
 			t.Fatalf("%s was judged with %d nodes a search, not %d", path, set.Nodes, nodes)
 		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		t.Fatal(err) // a set that does not parse is never overwritten
 	}
 	j := newRapfiJudge(t, nodes)
 	defer j.g.Close()
@@ -181,12 +181,7 @@ func TestMoveLoss(t *testing.T) {
 	if path == "" {
 		path = "testdata/gomoku-movevalues.txt"
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	set, err := ParseMoveValues(f)
-	f.Close()
+	set, err := ReadMoveValuesFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -651,12 +646,7 @@ func pickPosition(g loggedGame, k int, set *MoveValues) (*gomoku.Board, bool) {
 // file from, in the positions where the choice files GOMOKU_SET_DIFFER
 // disagree, adding them to set (written to path).
 func rejudge(t *testing.T, j *rapfiJudge, set *MoveValues, path, from string) {
-	f, err := os.Open(from)
-	if err != nil {
-		t.Fatal(err)
-	}
-	src, err := ParseMoveValues(f)
-	f.Close()
+	src, err := ReadMoveValuesFile(from)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,6 @@ package match
 import (
 	"bytes"
 	"math"
-	"os"
 	"strings"
 	"testing"
 
@@ -84,8 +83,8 @@ func TestParseMoveValues(t *testing.T) {
 	}
 	// Written and read back: the same text as written, values best first.
 	var buf bytes.Buffer
-	if _, err := s.WriteTo(&buf); err != nil {
-		t.Fatal(err)
+	if n, err := s.WriteTo(&buf); err != nil || n != int64(buf.Len()) {
+		t.Fatalf("WriteTo = %d, %v; wrote %d bytes", n, err, buf.Len())
 	}
 	want := "gomoku-movevalues nodes=1000\n" +
 		"pos h8i9j10i10 logA:piskvork/1:white root=-85 best=h11 i11=+M9 h11=-90 g11=-120\n" +
@@ -357,12 +356,7 @@ func TestMeanMaps(t *testing.T) {
 // positions have no four on the board and move numbers 6-40, and every
 // judged position has the judge's choice and at least one more move.
 func TestMoveValuesFile(t *testing.T) {
-	f, err := os.Open("testdata/gomoku-movevalues.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	s, err := ParseMoveValues(f)
+	s, err := ReadMoveValuesFile("testdata/gomoku-movevalues.txt")
 	if err != nil {
 		t.Fatal(err)
 	}
