@@ -152,7 +152,12 @@ const setSize = 15
 
 // Find returns the position with the given moves, or nil.
 func (s *MoveValues) Find(moves []gomoku.Point) *ValuedPosition {
-	if i, ok := s.index[gomoku.FormatRecord(moves)]; ok {
+	return s.FindKey(gomoku.FormatRecord(moves))
+}
+
+// FindKey returns the position whose key (record) is key, or nil.
+func (s *MoveValues) FindKey(key string) *ValuedPosition {
+	if i, ok := s.index[key]; ok {
 		return s.Positions[i]
 	}
 	return nil
@@ -460,11 +465,10 @@ func (s *MoveValues) Score(cs []Choice) LossSummary {
 	var wps, us []float64
 	depth := 0
 	for _, c := range cs {
-		i, ok := s.index[c.Key]
-		if !ok || s.Positions[i].Decided() {
+		p := s.FindKey(c.Key)
+		if p == nil || p.Decided() {
 			continue
 		}
-		p := s.Positions[i]
 		wp, u, ok := p.MoveLoss(c.Move, UnitsCap)
 		if !ok {
 			sum.Unjudged++
@@ -490,6 +494,38 @@ func (s *MoveValues) Score(cs []Choice) LossSummary {
 		sum.MeanDepth = float64(depth) / float64(sum.N)
 	}
 	return sum
+}
+
+// WithoutMates returns the set without the judged positions that have a
+// mate among their values (decided positions are kept), for a loss that
+// no forced win or loss dominates.
+func (s *MoveValues) WithoutMates() *MoveValues {
+	out := &MoveValues{Nodes: s.Nodes}
+	for _, p := range s.Positions {
+		mate := false
+		for _, v := range p.Values {
+			mate = mate || v >= MateBound || v <= -MateBound
+		}
+		if !mate {
+			out.Add(p) // cannot fail: the keys of s are distinct
+		}
+	}
+	return out
+}
+
+// Clamped returns the set with every judged value clamped to [-c, c] (a
+// mate counts as c), so that a loss is measured within that band.
+func (s *MoveValues) Clamped(c int) *MoveValues {
+	out := &MoveValues{Nodes: s.Nodes}
+	for _, p := range s.Positions {
+		q := *p
+		q.Values = make(map[gomoku.Point]Value, len(p.Values))
+		for m, v := range p.Values {
+			q.Values[m] = Value(min(max(int(v), -c), c))
+		}
+		out.Add(&q) // cannot fail: the keys of s are distinct
+	}
+	return out
 }
 
 // Paired returns the mean per-position difference a - b over the

@@ -103,9 +103,9 @@ func TestMoveValuesSet(t *testing.T) {
 			t.Fatal(err)
 		}
 		p.Root = root
-		if root > rootMax || root < -rootMax {
-			// Decided: kept unjudged so that it is not searched again.
-		} else {
+		// A decided position (|root| beyond rootMax) is kept unjudged,
+		// so that it is not searched again.
+		if decided := root > rootMax || root < -rootMax; !decided {
 			p.Best = best
 			for _, m := range cands {
 				v, err := j.value(b, m)
@@ -149,7 +149,8 @@ func writeSet(path string, s *MoveValues) error {
 //
 //	GOMOKU_SET          the set (default testdata/gomoku-movevalues.txt)
 //	GOMOKU_LOSS_PLAYER  level:N (our engine in-process at level N, 6 the
-//	                    full engine; default level:6) or prog:<command>
+//	                    full engine; default level:6), judge (the judge's
+//	                    own root choice, best= in the set) or prog:<command>
 //	                    (a Gomocup program, e.g. "prog:/tmp/x/engine
 //	                    gomocup", a fresh process a position;
 //	                    GOMOKU_LOSS_INIT and GOMOKU_LOSS_PAUSE as the
@@ -162,6 +163,9 @@ func writeSet(path string, s *MoveValues) error {
 //	GOMOKU_LOSS_BASE    choice files to pair against (comma-separated;
 //	                    "a+b" pairs against a's and b's losses averaged)
 //	GOMOKU_LOSS_MAX     the first N positions only
+//	GOMOKU_LOSS_SCORING "nomate": leave out the positions with a mate
+//	                    among their values; "clamp:N": clamp every value
+//	                    to ±N first (default: neither)
 //	GOMOKU_OPPONENT     the judge for moves not yet in the set (Rapfi, as
 //	                    for TestMoveValuesSet; the set file is rewritten
 //	                    with them); without it such moves are counted as
@@ -202,7 +206,7 @@ func TestMoveLoss(t *testing.T) {
 		added := 0
 		for _, r := range runs {
 			for _, c := range r.choices {
-				p := set.Find(mustRecord(t, c.Key))
+				p := set.FindKey(c.Key)
 				if p == nil || p.Decided() {
 					continue
 				}
@@ -238,38 +242,76 @@ func TestMoveLoss(t *testing.T) {
 			bases = append(bases, g)
 		}
 	}
+	scoring := set
+	switch v := os.Getenv("GOMOKU_LOSS_SCORING"); {
+	case v == "":
+	case v == "nomate":
+		scoring = set.WithoutMates()
+	case strings.HasPrefix(v, "clamp:"):
+		c, err := strconv.Atoi(strings.TrimPrefix(v, "clamp:"))
+		if err != nil || c <= 0 {
+			t.Fatalf("GOMOKU_LOSS_SCORING=%q: want clamp:N with N > 0", v)
+		}
+		scoring = set.Clamped(c)
+	default:
+		t.Fatalf("GOMOKU_LOSS_SCORING=%q: want nomate or clamp:N", v)
+	}
+	scored := make([]scoredBase, len(bases))
+	for i, g := range bases {
+		scored[i] = scoreBase(scoring, g)
+	}
 	for _, r := range runs {
-		s := set.Score(r.choices)
+		s := scoring.Score(r.choices)
 		t.Logf("moveloss %s: %d positions, loss %.4f ± %.4f win prob., %.1f ± %.1f units (cap %d); best move %d, judge's choice %d, losses >= %.1f: %d; mean depth %.2f; unjudged %d",
 			r.label, s.N, s.MeanWP, s.SEWP, s.MeanUnits, s.SEUnits, UnitsCap, s.Best, s.JudgeBest, LargeLoss, s.Large, s.MeanDepth, s.Unjudged)
-		for _, g := range bases {
-			var labels, same []string
-			var wps, units []map[string]float64
-			for _, b := range g {
-				bs := set.Score(b.choices)
-				labels = append(labels, b.label)
-				wps, units = append(wps, bs.PerPos), append(units, bs.UnitsByPos)
-				bm := map[string]gomoku.Point{}
-				for _, c := range b.choices {
-					bm[c.Key] = c.Move
-				}
+		for _, b := range scored {
+			var same []string
+			for _, moves := range b.moves {
 				n := 0
 				for _, c := range r.choices {
 					_, scored := s.PerPos[c.Key]
-					if m, ok := bm[c.Key]; ok && m == c.Move && scored {
+					if m, ok := moves[c.Key]; ok && m == c.Move && scored {
 						n++
 					}
 				}
 				same = append(same, strconv.Itoa(n))
 			}
-			bwp, bu := meanMaps(wps), meanMaps(units)
-			bm, _ := meanSE(values(bwp))
-			m, se, n := Paired(s.PerPos, bwp)
-			mu, seu, _ := Paired(s.UnitsByPos, bu)
+			m, se, n := Paired(s.PerPos, b.wp)
+			mu, seu, _ := Paired(s.UnitsByPos, b.units)
 			t.Logf("paired %s - %s: %+.4f ± %.4f win prob., %+.1f ± %.1f units, %d positions, %s same moves (base loss %.4f)",
-				r.label, strings.Join(labels, "+"), m, se, mu, seu, n, strings.Join(same, "/"), bm)
+				r.label, b.label, m, se, mu, seu, n, strings.Join(same, "/"), b.meanWP)
 		}
 	}
+}
+
+// scoredBase is a base of TestMoveLoss scored on the set: its runs' losses
+// averaged per position, and each run's moves.
+type scoredBase struct {
+	label     string // the runs' labels joined by "+"
+	wp, units map[string]float64
+	meanWP    float64
+	moves     []map[string]gomoku.Point
+}
+
+// scoreBase scores the runs of a base once, for every run paired with it.
+func scoreBase(set *MoveValues, runs []labelled) scoredBase {
+	var labels []string
+	var wps, units []map[string]float64
+	var b scoredBase
+	for _, r := range runs {
+		s := set.Score(r.choices)
+		labels = append(labels, r.label)
+		wps, units = append(wps, s.PerPos), append(units, s.UnitsByPos)
+		moves := map[string]gomoku.Point{}
+		for _, c := range r.choices {
+			moves[c.Key] = c.Move
+		}
+		b.moves = append(b.moves, moves)
+	}
+	b.label = strings.Join(labels, "+")
+	b.wp, b.units = meanMaps(wps), meanMaps(units)
+	b.meanWP, _ = meanSE(values(b.wp))
+	return b
 }
 
 // meanMaps averages maps over the keys all of them have.
@@ -316,14 +358,6 @@ func readChoiceFile(t *testing.T, path string) labelled {
 	return labelled{label, cs}
 }
 
-func mustRecord(t *testing.T, key string) []gomoku.Point {
-	m, err := gomoku.ParseRecord(key, setSize)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
-
 // playSet lets the build named by GOMOKU_LOSS_PLAYER choose a move in every
 // judged position of the set.
 func playSet(t *testing.T, set *MoveValues) labelled {
@@ -337,6 +371,15 @@ func playSet(t *testing.T, set *MoveValues) labelled {
 	label := player
 	if f := strings.Fields(strings.TrimPrefix(player, "prog:")); len(f) > 0 {
 		label = filepath.Base(f[0])
+	}
+	if player == "judge" {
+		var out []Choice
+		for _, p := range set.Positions {
+			if !p.Decided() && (maxN == 0 || len(out) < maxN) {
+				out = append(out, Choice{Key: p.Key(), Move: p.Best})
+			}
+		}
+		return labelled{"judge", out}
 	}
 	label = fmt.Sprintf("%s-%dms-%dn", label, moveTime.Milliseconds(), nodes)
 	var prog *Gomocup

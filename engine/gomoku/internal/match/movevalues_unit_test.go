@@ -381,3 +381,33 @@ func TestMoveValuesFile(t *testing.T) {
 		t.Errorf("%d judged positions, %d nodes a search", judged, s.Nodes)
 	}
 }
+
+// TestScoringVariants checks the sets GOMOKU_LOSS_SCORING scores with:
+// without the positions that have a mate among their values, and with
+// every value clamped.
+func TestScoringVariants(t *testing.T) {
+	s, err := ParseMoveValues(strings.NewReader(goodSet))
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := s.Positions[0].Key() // judged, with a mate (i11=+M9)
+	nm := s.WithoutMates()
+	if len(nm.Positions) != 2 || nm.FindKey(first) != nil || nm.FindKey("h8i8") == nil || nm.FindKey("h8i9j10") == nil {
+		t.Errorf("WithoutMates kept %d positions, want the two without a mate value", len(nm.Positions))
+	}
+	c := s.Clamped(100)
+	p := c.FindKey(first)
+	want := map[string]Value{"h11": -90, "g11": -100, "i11": 100}
+	for m, v := range p.Values {
+		if want[m.String()] != v {
+			t.Errorf("Clamped(100): %v=%v, want %v", m, v, want[m.String()])
+		}
+	}
+	if s.Positions[0].Values[gomoku.Point{X: 8, Y: 10}] != mustValue("+M9") {
+		t.Error("Clamped changed the set it was made from")
+	}
+	// h11 loses 190 units against i11 clamped to 100: -90 - 100.
+	if _, u, ok := p.MoveLoss(gomoku.Point{X: 7, Y: 10}, UnitsCap); !ok || u != 190 {
+		t.Errorf("loss of h11 on the clamped set: %v units, want 190", u)
+	}
+}
