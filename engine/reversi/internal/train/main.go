@@ -9,7 +9,9 @@
 // well tables order the solver's moves on it; movevalues has NTest value
 // every legal move of positions from match records, a set to measure our
 // move choices by; blend averages two tables files stage by stage (to add
-// a fit on new data to one whose data are gone). Every step is seeded and
+// a fit on new data to one whose data are gone); children writes the
+// positions after every legal move of sampled game positions, the siblings
+// a search compares, for label to label. Every step is seeded and
 // deterministic. The shipped weights are built in several
 // rounds (gen, then fit; then label and fit again for the stages of 29-44
 // empties, then debias); docs/reversi-engine.md gives the exact commands in
@@ -25,7 +27,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: train gen|label|fit|check|compare|judge|truth|debias|order|movevalues|blend [flags]")
+		fmt.Fprintln(os.Stderr, "usage: train gen|label|fit|check|compare|judge|truth|debias|order|movevalues|blend|children [flags]")
 		os.Exit(2)
 	}
 	var err error
@@ -52,8 +54,10 @@ func main() {
 		err = runMoveValues(os.Args[2:])
 	case "blend":
 		err = runBlend(os.Args[2:])
+	case "children":
+		err = runChildren(os.Args[2:])
 	default:
-		err = fmt.Errorf("unknown command %q (want gen, label, fit, check, compare, judge, truth, debias, order, movevalues or blend)", os.Args[1])
+		err = fmt.Errorf("unknown command %q (want gen, label, fit, check, compare, judge, truth, debias, order, movevalues, blend or children)", os.Args[1])
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "train:", err)
