@@ -27,7 +27,11 @@ import (
 //	gomoku-movevalues nodes=500000
 //	pos h8i9j10i10 g21/main-r333-20.log:piskvork/20:white root=-85 best=h11 h11=-90 g11=-120
 //
-// The header names the judge's node budget. Each pos line has the moves
+// The header names the judge's node budget. A set whose header ends in
+// " judge=multipv" was valued by one multi-PV root search a position
+// (MultiPV): every judged move is one line of the same search, all other
+// moves blocked, with the node budget per line; without it each value is
+// minus a search of the position after the move. Each pos line has the moves
 // played so far (a record, every move legal), where it came from (no
 // spaces), the judge's score of the position itself (root=, the side to
 // move's view, from the search that chose best=), the judge's choice, then
@@ -142,7 +146,8 @@ func (p *ValuedPosition) Board() (*gomoku.Board, error) {
 
 // MoveValues is a move-value set.
 type MoveValues struct {
-	Nodes     int // the judge's node budget per search
+	Nodes     int  // the judge's node budget per search (per line if MultiPV)
+	MultiPV   bool // valued by one multi-PV root search a position
 	Positions []*ValuedPosition
 	index     map[string]int
 }
@@ -196,9 +201,10 @@ func ParseMoveValues(r io.Reader) (*MoveValues, error) {
 		}
 		f := strings.Fields(line)
 		if !header {
-			if len(f) != 2 || f[0] != "gomoku-movevalues" || !strings.HasPrefix(f[1], "nodes=") {
-				return nil, fail("want the header \"gomoku-movevalues nodes=N\", got %q", line)
+			if len(f) < 2 || len(f) > 3 || f[0] != "gomoku-movevalues" || !strings.HasPrefix(f[1], "nodes=") || (len(f) == 3 && f[2] != "judge=multipv") {
+				return nil, fail("want the header \"gomoku-movevalues nodes=N [judge=multipv]\", got %q", line)
 			}
+			s.MultiPV = len(f) == 3
 			v, err := strconv.Atoi(strings.TrimPrefix(f[1], "nodes="))
 			if err != nil || v <= 0 {
 				return nil, fail("bad node budget %q", f[1])
@@ -311,7 +317,11 @@ func ReadMoveValuesFile(path string) (*MoveValues, error) {
 func (s *MoveValues) WriteTo(w io.Writer) (int64, error) {
 	cw := &countingWriter{w: w}
 	bw := bufio.NewWriter(cw)
-	fmt.Fprintf(bw, "gomoku-movevalues nodes=%d\n", s.Nodes)
+	fmt.Fprintf(bw, "gomoku-movevalues nodes=%d", s.Nodes)
+	if s.MultiPV {
+		bw.WriteString(" judge=multipv")
+	}
+	bw.WriteByte('\n')
 	for _, p := range s.Positions {
 		best := "-"
 		if !p.Decided() {
@@ -500,7 +510,7 @@ func (s *MoveValues) Score(cs []Choice) LossSummary {
 // mate among their values (decided positions are kept), for a loss that
 // no forced win or loss dominates.
 func (s *MoveValues) WithoutMates() *MoveValues {
-	out := &MoveValues{Nodes: s.Nodes}
+	out := &MoveValues{Nodes: s.Nodes, MultiPV: s.MultiPV}
 	for _, p := range s.Positions {
 		mate := false
 		for _, v := range p.Values {
@@ -516,7 +526,7 @@ func (s *MoveValues) WithoutMates() *MoveValues {
 // Clamped returns the set with every judged value clamped to [-c, c] (a
 // mate counts as c), so that a loss is measured within that band.
 func (s *MoveValues) Clamped(c int) *MoveValues {
-	out := &MoveValues{Nodes: s.Nodes}
+	out := &MoveValues{Nodes: s.Nodes, MultiPV: s.MultiPV}
 	for _, p := range s.Positions {
 		q := *p
 		q.Values = make(map[gomoku.Point]Value, len(p.Values))
@@ -600,4 +610,92 @@ func fivePoint(b *gomoku.Board, c gomoku.Color) bool {
 func Forced(b *gomoku.Board) bool {
 	me := b.ToMove()
 	return fivePoint(b, me) || fivePoint(b, 1-me)
+}
+
+// MultiPVReport collects what a multi-PV root search (Rapfi's YXNBEST,
+// with its MESSAGE lines) reports: each completed line "(k) v | d-sd |
+// PV..." (line k at depth d, value v, the PV's first move). Lines a stopped
+// search did not complete are never printed, so a depth is complete when
+// all its lines are there.
+type MultiPVReport struct {
+	lines map[int]map[int]pvLine // depth -> line number -> line
+	most  int                    // the most lines seen at any depth
+}
+
+type pvLine struct {
+	move  gomoku.Point
+	value Value
+}
+
+// Add reads one message line (with or without the "MESSAGE " prefix);
+// anything that is not a multi-PV line is ignored.
+func (r *MultiPVReport) Add(l string) {
+	l = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), "MESSAGE"))
+	if !strings.HasPrefix(l, "(") {
+		return
+	}
+	ks, rest, ok := strings.Cut(l[1:], ")")
+	k, err := strconv.Atoi(ks)
+	parts := strings.Split(rest, "|")
+	if !ok || err != nil || k < 1 || len(parts) < 3 {
+		return
+	}
+	v, err := ParseValue(strings.TrimSpace(parts[0]))
+	if err != nil {
+		return
+	}
+	ds, _, _ := strings.Cut(strings.TrimSpace(parts[1]), "-")
+	d, err := strconv.Atoi(ds)
+	pv := strings.Fields(parts[2])
+	if err != nil || d < 1 || len(pv) == 0 {
+		return
+	}
+	m, err := gomoku.ParsePoint(strings.ToLower(pv[0]), setSize)
+	if err != nil {
+		return
+	}
+	if r.lines == nil {
+		r.lines = map[int]map[int]pvLine{}
+	}
+	if r.lines[d] == nil {
+		r.lines[d] = map[int]pvLine{}
+	}
+	r.lines[d][k] = pvLine{m, v}
+	r.most = max(r.most, len(r.lines[d]), k)
+}
+
+// Values returns the deepest depth whose lines 1..n all completed (n the
+// most lines seen at any depth), with each line's first move and value,
+// and the best of them (the highest value, the lower line number on a
+// tie). It fails when no depth is complete or a depth's lines repeat a
+// move.
+func (r *MultiPVReport) Values() (depth int, best gomoku.Point, vals map[gomoku.Point]Value, err error) {
+	for d, ls := range r.lines {
+		if d <= depth || len(ls) != r.most {
+			continue
+		}
+		vs := map[gomoku.Point]Value{}
+		var b gomoku.Point
+		bv := Value(math.MinInt32)
+		for k := 1; k <= r.most; k++ {
+			l, ok := ls[k]
+			if !ok {
+				break
+			}
+			if _, dup := vs[l.move]; dup {
+				return 0, b, nil, fmt.Errorf("multi-PV depth %d: move %v in two lines", d, l.move)
+			}
+			vs[l.move] = l.value
+			if l.value > bv {
+				b, bv = l.move, l.value
+			}
+		}
+		if len(vs) == r.most {
+			depth, best, vals = d, b, vs
+		}
+	}
+	if depth == 0 {
+		return 0, best, nil, fmt.Errorf("multi-PV: no depth with all %d lines", r.most)
+	}
+	return depth, best, vals, nil
 }

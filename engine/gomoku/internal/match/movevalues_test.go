@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -39,6 +40,12 @@ import (
 //	                   agree (all positions without it), up to
 //	                   GOMOKU_SET_MAX positions: a stronger judge on a
 //	                   subset
+//	GOMOKU_SET_MULTIPV another set: value its judged moves again by one
+//	                   multi-PV root search a position (all other moves
+//	                   blocked, YXNBEST with one line a move, the node
+//	                   budget per line), into a set marked judge=multipv;
+//	                   TestMoveLoss then values a new move by searching
+//	                   its position again with the move among the lines
 //
 // One position a game, at the move number closest at or after a target
 // that moves over 6-40 from game to game by the golden ratio (both sides
@@ -59,7 +66,7 @@ func TestMoveValuesSet(t *testing.T) {
 	set := &MoveValues{Nodes: nodes}
 	if s, err := ReadMoveValuesFile(path); err == nil {
 		set = s
-		if set.Nodes != nodes {
+		if set.Nodes != nodes || set.MultiPV != (os.Getenv("GOMOKU_SET_MULTIPV") != "") {
 			t.Fatalf("%s was judged with %d nodes a search, not %d", path, set.Nodes, nodes)
 		}
 	} else if !errors.Is(err, fs.ErrNotExist) {
@@ -69,6 +76,11 @@ func TestMoveValuesSet(t *testing.T) {
 	defer j.g.Close()
 	if from := os.Getenv("GOMOKU_SET_REJUDGE"); from != "" {
 		rejudge(t, j, set, path, from)
+		return
+	}
+	if from := os.Getenv("GOMOKU_SET_MULTIPV"); from != "" {
+		set.MultiPV = true
+		multiPVSet(t, j, set, path, from)
 		return
 	}
 	var logs [][]loggedGame
@@ -202,7 +214,9 @@ func TestMoveLoss(t *testing.T) {
 		j = newRapfiJudge(t, set.Nodes)
 		defer j.g.Close()
 	}
-	if j != nil {
+	if j != nil && set.MultiPV {
+		judgeNewMultiPV(t, j, set, path, runs)
+	} else if j != nil {
 		added := 0
 		for _, r := range runs {
 			for _, c := range r.choices {
@@ -470,8 +484,9 @@ func playSet(t *testing.T, set *MoveValues) labelled {
 
 // rapfiJudge values moves with Rapfi at a fixed node budget.
 type rapfiJudge struct {
-	g   *Gomocup
-	msg *rapfiMessages
+	g      *Gomocup
+	msg    *rapfiMessages
+	report *MultiPVReport // the multi-PV lines of the current search
 }
 
 // newRapfiJudge starts the judge named by GOMOKU_OPPONENT: one thread
@@ -483,18 +498,212 @@ func newRapfiJudge(t *testing.T, nodes int) *rapfiJudge {
 	if len(prog) == 0 {
 		t.Fatal("GOMOKU_OPPONENT: the judge, Rapfi")
 	}
-	msg := &rapfiMessages{}
+	j := &rapfiJudge{msg: &rapfiMessages{}, report: &MultiPVReport{}}
 	g := &Gomocup{
-		Path: prog[0], Args: prog[1:], MoveTime: 120 * time.Second,
-		Pause:    time.Duration(envInt("GOMOKU_OPPONENT_PAUSE", 0)) * time.Millisecond,
-		Messages: msg.add,
+		Path: prog[0], Args: prog[1:], MoveTime: 300 * time.Second,
+		Pause: time.Duration(envInt("GOMOKU_OPPONENT_PAUSE", 0)) * time.Millisecond,
+		Messages: func(l string) {
+			j.msg.add(l)
+			j.report.Add(l)
+		},
 	}
 	if v := os.Getenv("GOMOKU_OPPONENT_INIT"); v != "" {
 		g.Init = strings.Split(v, ";")
 	}
 	g.Init = append(g.Init, "INFO HASH_SIZE 65536", fmt.Sprintf("INFO MAX_NODE %d", nodes), "YXSHOWINFO")
-	return &rapfiJudge{g: g, msg: msg}
+	j.g = g
+	return j
 }
+
+// multiPV values the moves cands of b by one multi-PV root search: every
+// other empty point blocked, YXNBEST len(cands), nodes per line (the
+// budget is nodes x len(cands); set back to nodes afterwards). It returns
+// the values of the candidates the search reported at its deepest complete
+// depth, the best of them and that depth; a candidate Rapfi's root move
+// generator leaves out (a move that ignores a threat, or the symmetric
+// twin of another) is missing from vals.
+func (j *rapfiJudge) multiPV(b *gomoku.Board, cands []gomoku.Point, nodes int) (gomoku.Point, map[gomoku.Point]Value, int, error) {
+	in := map[gomoku.Point]bool{}
+	for _, m := range cands {
+		in[m] = true
+	}
+	before := []string{"YXHASHCLEAR", "YXBLOCKRESET", "YXBLOCK"}
+	for y := 0; y < b.Size(); y++ {
+		for x := 0; x < b.Size(); x++ {
+			m := gomoku.Point{X: x, Y: y}
+			if _, taken := b.At(m); !taken && !in[m] {
+				before = append(before, fmt.Sprintf("%d,%d", x, y))
+			}
+		}
+	}
+	before = append(before, "DONE", fmt.Sprintf("INFO MAX_NODE %d", nodes*len(cands)))
+	*j.msg, *j.report = rapfiMessages{}, MultiPVReport{}
+	_, err := j.g.Query(context.Background(), b, before, fmt.Sprintf("YXNBEST %d", len(cands)))
+	j.g.send(fmt.Sprintf("INFO MAX_NODE %d", nodes))
+	j.g.send("YXBLOCKRESET")
+	if err != nil {
+		return gomoku.Point{}, nil, 0, err
+	}
+	if len(cands) == 1 { // one line: Rapfi prints no multi-PV lines
+		v, err := ParseValue(j.msg.eval)
+		if err != nil {
+			return cands[0], nil, 0, fmt.Errorf("judge's score: %w", err)
+		}
+		return cands[0], map[gomoku.Point]Value{cands[0]: v}, 0, nil
+	}
+	d, best, vals, err := j.report.Values()
+	if err != nil {
+		return best, nil, 0, err
+	}
+	for m := range vals {
+		if !in[m] {
+			return best, nil, 0, fmt.Errorf("multi-PV line for %v, a blocked move", m)
+		}
+	}
+	return best, vals, d, nil
+}
+
+// judgeNewMultiPV searches again, with the multi-PV judge, every position
+// where a run chose a move not yet valued, with the new moves among the
+// candidates, and replaces the position's values by the new search's (a
+// move it does not report: an old one shifted as in multiPVSet, a new one
+// minus a search of the position after it).
+func judgeNewMultiPV(t *testing.T, j *rapfiJudge, set *MoveValues, path string, runs []labelled) {
+	newMoves := map[string]map[gomoku.Point]bool{}
+	var keys []string
+	for _, r := range runs {
+		for _, c := range r.choices {
+			p := set.FindKey(c.Key)
+			if p == nil || p.Decided() {
+				continue
+			}
+			if _, ok := p.Values[c.Move]; ok {
+				continue
+			}
+			if newMoves[c.Key] == nil {
+				newMoves[c.Key] = map[gomoku.Point]bool{}
+				keys = append(keys, c.Key)
+			}
+			newMoves[c.Key][c.Move] = true
+		}
+	}
+	added, child := 0, 0
+	for _, k := range keys {
+		p := set.FindKey(k)
+		b, err := p.Board()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var cands []gomoku.Point
+		for m := range p.Values {
+			cands = append(cands, m)
+		}
+		for m := range newMoves[k] {
+			cands = append(cands, m)
+		}
+		sort.Slice(cands, func(a, c int) bool { return cands[a].String() < cands[c].String() })
+		best, vals, _, err := j.multiPV(b, cands, set.Nodes)
+		if err != nil {
+			t.Fatalf("%s: %v", k, err)
+		}
+		for m := range newMoves[k] {
+			if _, ok := vals[m]; !ok {
+				if vals[m], err = j.value(b, m); err != nil {
+					t.Fatal(err)
+				}
+				child++
+			}
+		}
+		shiftMissing(vals, p.Values)
+		p.Values, p.Best, p.Root = vals, best, vals[best]
+		added += len(newMoves[k])
+		if err := writeSet(path, set); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Logf("judged %d new moves in %d positions searched again (multi-PV; %d valued by a search after the move)", added, len(keys), child)
+}
+
+// multiPVSet values, by one multi-PV root search a position (nodes a
+// line), the judged moves of the set in file from, into set (written to
+// path). A move the search does not report keeps its value in from,
+// shifted by the median difference (multi-PV minus from) of the moves
+// it does report.
+func multiPVSet(t *testing.T, j *rapfiJudge, set *MoveValues, path, from string) {
+	src, err := ReadMoveValuesFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	maxN := envInt("GOMOKU_SET_MAX", 280)
+	start := time.Now()
+	n, missing := 0, 0
+	for _, p := range src.Positions {
+		if n >= maxN {
+			break
+		}
+		if p.Decided() || set.Find(p.Moves) != nil {
+			continue
+		}
+		b, err := p.Board()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var cands []gomoku.Point
+		for m := range p.Values {
+			cands = append(cands, m)
+		}
+		sort.Slice(cands, func(a, c int) bool { return cands[a].String() < cands[c].String() })
+		best, vals, d, err := j.multiPV(b, cands, set.Nodes)
+		if err != nil {
+			t.Fatalf("%s: %v", p.Key(), err)
+		}
+		q := &ValuedPosition{Moves: p.Moves, Source: p.Source, Root: vals[best], Best: best, Values: vals}
+		miss := shiftMissing(q.Values, p.Values)
+		missing += miss
+		if err := set.Add(q); err != nil {
+			t.Fatal(err)
+		}
+		if err := writeSet(path, set); err != nil {
+			t.Fatal(err)
+		}
+		n++
+		t.Logf("multipv %d %s depth %d best %v: %v (child values %v) missing %d", n, p.Key(), d, best, q.Values, p.Values, miss)
+	}
+	t.Logf("multi-PV: %d positions in %v, %d moves not reported (shifted child values)", n, time.Since(start).Round(time.Second), missing)
+}
+
+// shiftMissing gives each move of old missing from vals its old value
+// plus the median of (vals - old) over the moves in both (mates left out
+// of the median; a mate keeps its value), and returns how many it added.
+func shiftMissing(vals, old map[gomoku.Point]Value) int {
+	var diffs []int
+	for m, v := range vals {
+		if o, ok := old[m]; ok && !isMate(v) && !isMate(o) {
+			diffs = append(diffs, int(v)-int(o))
+		}
+	}
+	sort.Ints(diffs)
+	shift := 0
+	if len(diffs) > 0 {
+		shift = diffs[len(diffs)/2]
+	}
+	n := 0
+	for m, o := range old {
+		if _, ok := vals[m]; ok {
+			continue
+		}
+		v := o
+		if !isMate(o) {
+			v = Value(min(max(int(o)+shift, -MateBound+1), MateBound-1))
+		}
+		vals[m] = v
+		n++
+	}
+	return n
+}
+
+// isMate reports whether v is a mate value.
+func isMate(v Value) bool { return v >= MateBound || v <= -MateBound }
 
 // nbest asks the judge for its k best moves in b: its choice, the moves
 // its multi-PV lines start with (the choice first), and its score.

@@ -129,6 +129,9 @@ func TestParseMoveValuesErrors(t *testing.T) {
 		{"judged without best", h + "pos h8i9 src root=1 best=- h9=1\n", "choice"},
 		{"position twice", h + "pos h8i9 src root=1 best=h9 h9=1\npos h8i9 s2 root=2 best=-\n", "twice"},
 		{"header twice", h + h, "line 2"},
+		{"other judge", "gomoku-movevalues nodes=1000 judge=child\n", "header"},
+		{"header extra field", "gomoku-movevalues nodes=1000 judge=multipv x\n", "header"},
+		{"judge before nodes", "gomoku-movevalues judge=multipv nodes=1000\n", "header"},
 	} {
 		_, err := ParseMoveValues(strings.NewReader(c.in))
 		if err == nil || !strings.Contains(err.Error(), c.msg) {
@@ -141,6 +144,7 @@ func FuzzParseMoveValues(f *testing.F) {
 	f.Add(goodSet)
 	f.Add("gomoku-movevalues nodes=5\npos h8 s root=+M1 best=-\n")
 	f.Add("gomoku-movevalues nodes=5\npos h8i9 s root=-19999 best=a1 a1=-M0 o15=19999\n")
+	f.Add("gomoku-movevalues nodes=7 judge=multipv\npos h8i9 s root=3 best=h9 h9=3 a1=-M2\n")
 	f.Fuzz(func(t *testing.T, in string) {
 		s, err := ParseMoveValues(strings.NewReader(in))
 		if err != nil {
@@ -409,5 +413,86 @@ func TestScoringVariants(t *testing.T) {
 	// h11 loses 190 units against i11 clamped to 100: -90 - 100.
 	if _, u, ok := p.MoveLoss(gomoku.Point{X: 7, Y: 10}, UnitsCap); !ok || u != 190 {
 		t.Errorf("loss of h11 on the clamped set: %v units, want 190", u)
+	}
+}
+
+func TestMultiPVHeader(t *testing.T) {
+	in := "gomoku-movevalues nodes=500 judge=multipv\npos h8i8 s root=10 best=h9 h9=10 h7=-M3\n"
+	s, err := ParseMoveValues(strings.NewReader(in))
+	if err != nil || !s.MultiPV || s.Nodes != 500 {
+		t.Fatalf("%+v, %v", s, err)
+	}
+	var buf bytes.Buffer
+	s.WriteTo(&buf)
+	if buf.String() != in {
+		t.Errorf("written %q, want %q", buf.String(), in)
+	}
+	if !s.WithoutMates().MultiPV || !s.Clamped(5).MultiPV {
+		t.Error("a derived set lost judge=multipv")
+	}
+	s2, err := ParseMoveValues(strings.NewReader(goodSet))
+	if err != nil || s2.MultiPV {
+		t.Errorf("a set without judge= reads as multi-PV (%v)", err)
+	}
+}
+
+func TestMultiPVReport(t *testing.T) {
+	var r MultiPVReport
+	for _, l := range []string{
+		"MESSAGE Transposition table cleared.",
+		"MESSAGE (1) 134 | 2-3 | I7 H7",
+		"MESSAGE (2) 30 | 2-3 | I6 I11",
+		"MESSAGE (3) -12 | 2-4 | G7",
+		"MESSAGE Depth 2-4 | Eval 134 | Time 1ms | I7 H7",
+		"MESSAGE (1) 90 | 3-5 | I6 H7",
+		"MESSAGE (2) 120 | 3-5 | I7",    // a later line above the first: the best
+		"MESSAGE (3) -M4 | 3-6 | G7 H7", // depth 3 complete
+		"MESSAGE (1) 99 | 4-5 | I7",     // depth 4 stopped after one line
+		"MESSAGE (x) 1 | 1-1 | A1",
+		"MESSAGE (4) 1 | z-1 | A1",
+		"MESSAGE (4) 1 | 1-1 | Z99",
+		"MESSAGE (0) 1 | 1-1 | A1",
+		"(2) 7 | 4-5", // no PV
+		"MESSAGE Speed 673K | Depth 3-6 | Eval 120 | Node 500K | Time 743ms",
+	} {
+		r.Add(l)
+	}
+	d, best, vals, err := r.Values()
+	i6, i7, g7 := gomoku.Point{X: 8, Y: 5}, gomoku.Point{X: 8, Y: 6}, gomoku.Point{X: 6, Y: 6}
+	if err != nil || d != 3 || best != i7 || len(vals) != 3 || vals[i6] != 90 || vals[i7] != 120 || vals[g7] != mustValue("-M4") {
+		t.Errorf("depth %d best %v values %v, %v", d, best, vals, err)
+	}
+	var none MultiPVReport
+	if _, _, _, err := none.Values(); err == nil {
+		t.Error("no lines: want an error")
+	}
+	var dup MultiPVReport
+	dup.Add("MESSAGE (1) 5 | 2-2 | H7")
+	dup.Add("MESSAGE (2) 4 | 2-2 | H7")
+	if _, _, _, err := dup.Values(); err == nil || !strings.Contains(err.Error(), "two lines") {
+		t.Errorf("a move in two lines: %v", err)
+	}
+	var part MultiPVReport // line 2 only at depth 1: no complete depth
+	part.Add("MESSAGE (1) 5 | 1-2 | H7")
+	part.Add("MESSAGE (2) 4 | 2-2 | H9")
+	if _, _, _, err := part.Values(); err == nil {
+		t.Error("no complete depth: want an error")
+	}
+}
+
+func TestShiftMissing(t *testing.T) {
+	a, b, c, d, e := gomoku.Point{X: 0}, gomoku.Point{X: 1}, gomoku.Point{X: 2}, gomoku.Point{X: 3}, gomoku.Point{X: 4}
+	old := map[gomoku.Point]Value{a: 100, b: 50, c: 0, d: -30, e: mustValue("-M5")}
+	vals := map[gomoku.Point]Value{a: 80, b: 40, c: mustValue("+M9")}
+	// diffs over a and b (c is a mate): -20, -10; the median (upper) -10.
+	if n := shiftMissing(vals, old); n != 2 {
+		t.Errorf("added %d, want 2", n)
+	}
+	if vals[d] != -40 || vals[e] != mustValue("-M5") || vals[a] != 80 || vals[c] != mustValue("+M9") {
+		t.Errorf("got %v", vals)
+	}
+	none := map[gomoku.Point]Value{}
+	if shiftMissing(none, map[gomoku.Point]Value{a: 7}) != 1 || none[a] != 7 {
+		t.Errorf("no common moves: no shift, got %v", none)
 	}
 }
