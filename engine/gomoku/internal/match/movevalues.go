@@ -523,6 +523,28 @@ func (s *MoveValues) WithoutMates() *MoveValues {
 	return out
 }
 
+// Spread returns the set without the judged positions where the best
+// judged move's win probability exceeds the median judged move's by less
+// than x (the median of an even count the lower middle; decided positions
+// are kept): the positions where the choice matters most.
+func (s *MoveValues) Spread(x float64) *MoveValues {
+	out := &MoveValues{Nodes: s.Nodes, MultiPV: s.MultiPV}
+	for _, p := range s.Positions {
+		if !p.Decided() {
+			wps := make([]float64, 0, len(p.Values))
+			for _, v := range p.Values {
+				wps = append(wps, v.WinProb())
+			}
+			sort.Float64s(wps)
+			if wps[len(wps)-1]-wps[(len(wps)-1)/2] < x {
+				continue
+			}
+		}
+		out.Add(p) // cannot fail: the keys of s are distinct
+	}
+	return out
+}
+
 // Clamped returns the set with every judged value clamped to [-c, c] (a
 // mate counts as c), so that a loss is measured within that band.
 func (s *MoveValues) Clamped(c int) *MoveValues {
@@ -698,4 +720,44 @@ func (r *MultiPVReport) Values() (depth int, best gomoku.Point, vals map[gomoku.
 		return 0, best, nil, fmt.Errorf("multi-PV: no depth with all %d lines", r.most)
 	}
 	return depth, best, vals, nil
+}
+
+// symmetries are the eight maps of an n x n board onto itself.
+var symmetries = [8]func(p gomoku.Point, n int) gomoku.Point{
+	func(p gomoku.Point, n int) gomoku.Point { return p },
+	func(p gomoku.Point, n int) gomoku.Point { return gomoku.Point{X: n - 1 - p.X, Y: p.Y} },
+	func(p gomoku.Point, n int) gomoku.Point { return gomoku.Point{X: p.X, Y: n - 1 - p.Y} },
+	func(p gomoku.Point, n int) gomoku.Point { return gomoku.Point{X: n - 1 - p.X, Y: n - 1 - p.Y} },
+	func(p gomoku.Point, n int) gomoku.Point { return gomoku.Point{X: p.Y, Y: p.X} },
+	func(p gomoku.Point, n int) gomoku.Point { return gomoku.Point{X: n - 1 - p.Y, Y: p.X} },
+	func(p gomoku.Point, n int) gomoku.Point { return gomoku.Point{X: p.Y, Y: n - 1 - p.X} },
+	func(p gomoku.Point, n int) gomoku.Point { return gomoku.Point{X: n - 1 - p.Y, Y: n - 1 - p.X} },
+}
+
+// Twin returns a move's value in vals through a symmetry of the board b
+// that maps every stone onto a stone of its colour: a judge that leaves
+// symmetric twins out of its root moves (Rapfi does) values m as the
+// twin it searched. ok is false when no symmetry of b maps m onto a
+// valued move.
+func Twin(b *gomoku.Board, m gomoku.Point, vals map[gomoku.Point]Value) (Value, bool) {
+	n := b.Size()
+	for _, s := range symmetries[1:] {
+		v, ok := vals[s(m, n)]
+		if !ok {
+			continue
+		}
+		same := true
+		for _, p := range b.Moves() {
+			c, _ := b.At(p)
+			d, taken := b.At(s(p, n))
+			if !taken || c != d {
+				same = false
+				break
+			}
+		}
+		if same {
+			return v, true
+		}
+	}
+	return 0, false
 }

@@ -46,6 +46,8 @@ import (
 //	                   budget per line), into a set marked judge=multipv;
 //	                   TestMoveLoss then values a new move by searching
 //	                   its position again with the move among the lines
+//	                   (GOMOKU_SET_DIFFER and GOMOKU_SET_MAX as for
+//	                   GOMOKU_SET_REJUDGE)
 //
 // One position a game, at the move number closest at or after a target
 // that moves over 6-40 from game to game by the golden ratio (both sides
@@ -177,7 +179,9 @@ func writeSet(path string, s *MoveValues) error {
 //	GOMOKU_LOSS_MAX     the first N positions only
 //	GOMOKU_LOSS_SCORING "nomate": leave out the positions with a mate
 //	                    among their values; "clamp:N": clamp every value
-//	                    to ±N first (default: neither)
+//	                    to ±N first; "spread:X": only the positions whose
+//	                    best judged move beats the median one by X win
+//	                    probability or more (default: none of these)
 //	GOMOKU_OPPONENT     the judge for moves not yet in the set (Rapfi, as
 //	                    for TestMoveValuesSet; the set file is rewritten
 //	                    with them); without it such moves are counted as
@@ -267,8 +271,14 @@ func TestMoveLoss(t *testing.T) {
 			t.Fatalf("GOMOKU_LOSS_SCORING=%q: want clamp:N with N > 0", v)
 		}
 		scoring = set.Clamped(c)
+	case strings.HasPrefix(v, "spread:"):
+		x, err := strconv.ParseFloat(strings.TrimPrefix(v, "spread:"), 64)
+		if err != nil || x < 0 || x > 1 {
+			t.Fatalf("GOMOKU_LOSS_SCORING=%q: want spread:X with X in [0, 1]", v)
+		}
+		scoring = set.Spread(x)
 	default:
-		t.Fatalf("GOMOKU_LOSS_SCORING=%q: want nomate or clamp:N", v)
+		t.Fatalf("GOMOKU_LOSS_SCORING=%q: want nomate, clamp:N or spread:X", v)
 	}
 	scored := make([]scoredBase, len(bases))
 	for i, g := range bases {
@@ -563,6 +573,24 @@ func (j *rapfiJudge) multiPV(b *gomoku.Board, cands []gomoku.Point, nodes int) (
 	return best, vals, d, nil
 }
 
+// differing reads the choice files GOMOKU_SET_DIFFER (comma-separated;
+// none: an empty map) into the moves chosen per position: a position
+// where they do not all agree has two or more.
+func differing(t *testing.T) map[string]map[gomoku.Point]bool {
+	moves := map[string]map[gomoku.Point]bool{}
+	if files := os.Getenv("GOMOKU_SET_DIFFER"); files != "" {
+		for _, p := range strings.Split(files, ",") {
+			for _, c := range readChoiceFile(t, p).choices {
+				if moves[c.Key] == nil {
+					moves[c.Key] = map[gomoku.Point]bool{}
+				}
+				moves[c.Key][c.Move] = true
+			}
+		}
+	}
+	return moves
+}
+
 // judgeNewMultiPV searches again, with the multi-PV judge, every position
 // where a run chose a move not yet valued, with the new moves among the
 // candidates, and replaces the position's values by the new search's (a
@@ -607,14 +635,19 @@ func judgeNewMultiPV(t *testing.T, j *rapfiJudge, set *MoveValues, path string, 
 			t.Fatalf("%s: %v", k, err)
 		}
 		for m := range newMoves[k] {
-			if _, ok := vals[m]; !ok {
+			if _, ok := vals[m]; ok {
+				continue
+			}
+			if v, ok := Twin(b, m, vals); ok {
+				vals[m] = v
+			} else {
 				if vals[m], err = j.value(b, m); err != nil {
 					t.Fatal(err)
 				}
 				child++
 			}
 		}
-		shiftMissing(vals, p.Values)
+		fillMissing(b, vals, p.Values)
 		p.Values, p.Best, p.Root = vals, best, vals[best]
 		added += len(newMoves[k])
 		if err := writeSet(path, set); err != nil {
@@ -626,7 +659,8 @@ func judgeNewMultiPV(t *testing.T, j *rapfiJudge, set *MoveValues, path string, 
 
 // multiPVSet values, by one multi-PV root search a position (nodes a
 // line), the judged moves of the set in file from, into set (written to
-// path). A move the search does not report keeps its value in from,
+// path); with GOMOKU_SET_DIFFER only the positions where those choice
+// files do not all agree. A move the search does not report keeps its value in from,
 // shifted by the median difference (multi-PV minus from) of the moves
 // it does report.
 func multiPVSet(t *testing.T, j *rapfiJudge, set *MoveValues, path, from string) {
@@ -634,14 +668,15 @@ func multiPVSet(t *testing.T, j *rapfiJudge, set *MoveValues, path, from string)
 	if err != nil {
 		t.Fatal(err)
 	}
+	moves := differing(t)
 	maxN := envInt("GOMOKU_SET_MAX", 280)
 	start := time.Now()
-	n, missing := 0, 0
+	n, twins, missing := 0, 0, 0
 	for _, p := range src.Positions {
 		if n >= maxN {
 			break
 		}
-		if p.Decided() || set.Find(p.Moves) != nil {
+		if p.Decided() || set.Find(p.Moves) != nil || (len(moves) > 0 && len(moves[p.Key()]) < 2) {
 			continue
 		}
 		b, err := p.Board()
@@ -658,8 +693,8 @@ func multiPVSet(t *testing.T, j *rapfiJudge, set *MoveValues, path, from string)
 			t.Fatalf("%s: %v", p.Key(), err)
 		}
 		q := &ValuedPosition{Moves: p.Moves, Source: p.Source, Root: vals[best], Best: best, Values: vals}
-		miss := shiftMissing(q.Values, p.Values)
-		missing += miss
+		tw, sh := fillMissing(b, q.Values, p.Values)
+		twins, missing = twins+tw, missing+sh
 		if err := set.Add(q); err != nil {
 			t.Fatal(err)
 		}
@@ -667,15 +702,17 @@ func multiPVSet(t *testing.T, j *rapfiJudge, set *MoveValues, path, from string)
 			t.Fatal(err)
 		}
 		n++
-		t.Logf("multipv %d %s depth %d best %v: %v (child values %v) missing %d", n, p.Key(), d, best, q.Values, p.Values, miss)
+		t.Logf("multipv %d %s depth %d best %v: %v (child values %v) twins %d shifted %d", n, p.Key(), d, best, q.Values, p.Values, tw, sh)
 	}
-	t.Logf("multi-PV: %d positions in %v, %d moves not reported (shifted child values)", n, time.Since(start).Round(time.Second), missing)
+	t.Logf("multi-PV: %d positions in %v, moves not reported: %d symmetric twins, %d shifted child values", n, time.Since(start).Round(time.Second), twins, missing)
 }
 
-// shiftMissing gives each move of old missing from vals its old value
-// plus the median of (vals - old) over the moves in both (mates left out
-// of the median; a mate keeps its value), and returns how many it added.
-func shiftMissing(vals, old map[gomoku.Point]Value) int {
+// fillMissing gives each move of old missing from vals the value of its
+// symmetric twin in vals (Twin) if it has one, else its old value plus
+// the median of (vals - old) over the moves in both (mates left out of
+// the median; a mate keeps its value); it returns how many it added by
+// each way.
+func fillMissing(b *gomoku.Board, vals, old map[gomoku.Point]Value) (twins, shifted int) {
 	var diffs []int
 	for m, v := range vals {
 		if o, ok := old[m]; ok && !isMate(v) && !isMate(o) {
@@ -687,19 +724,27 @@ func shiftMissing(vals, old map[gomoku.Point]Value) int {
 	if len(diffs) > 0 {
 		shift = diffs[len(diffs)/2]
 	}
-	n := 0
+	add := map[gomoku.Point]Value{}
 	for m, o := range old {
 		if _, ok := vals[m]; ok {
+			continue
+		}
+		if v, ok := Twin(b, m, vals); ok {
+			add[m] = v
+			twins++
 			continue
 		}
 		v := o
 		if !isMate(o) {
 			v = Value(min(max(int(o)+shift, -MateBound+1), MateBound-1))
 		}
-		vals[m] = v
-		n++
+		add[m] = v
+		shifted++
 	}
-	return n
+	for m, v := range add {
+		vals[m] = v
+	}
+	return twins, shifted
 }
 
 // isMate reports whether v is a mate value.
@@ -902,17 +947,7 @@ func rejudge(t *testing.T, j *rapfiJudge, set *MoveValues, path, from string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	moves := map[string]map[gomoku.Point]bool{}
-	if files := os.Getenv("GOMOKU_SET_DIFFER"); files != "" {
-		for _, p := range strings.Split(files, ",") {
-			for _, c := range readChoiceFile(t, p).choices {
-				if moves[c.Key] == nil {
-					moves[c.Key] = map[gomoku.Point]bool{}
-				}
-				moves[c.Key][c.Move] = true
-			}
-		}
-	}
+	moves := differing(t)
 	maxN := envInt("GOMOKU_SET_MAX", 280)
 	start := time.Now()
 	n := 0

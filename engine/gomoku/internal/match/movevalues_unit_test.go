@@ -480,19 +480,105 @@ func TestMultiPVReport(t *testing.T) {
 	}
 }
 
-func TestShiftMissing(t *testing.T) {
-	a, b, c, d, e := gomoku.Point{X: 0}, gomoku.Point{X: 1}, gomoku.Point{X: 2}, gomoku.Point{X: 3}, gomoku.Point{X: 4}
-	old := map[gomoku.Point]Value{a: 100, b: 50, c: 0, d: -30, e: mustValue("-M5")}
-	vals := map[gomoku.Point]Value{a: 80, b: 40, c: mustValue("+M9")}
-	// diffs over a and b (c is a mate): -20, -10; the median (upper) -10.
-	if n := shiftMissing(vals, old); n != 2 {
-		t.Errorf("added %d, want 2", n)
+func TestFillMissing(t *testing.T) {
+	// h8 i9 on an empty board: symmetric about the diagonal through them
+	// (x <-> y), so g9 and i7 are twins; nothing else is.
+	b, err := (&ValuedPosition{Moves: []gomoku.Point{{X: 7, Y: 7}, {X: 8, Y: 8}}}).Board()
+	if err != nil {
+		t.Fatal(err)
 	}
-	if vals[d] != -40 || vals[e] != mustValue("-M5") || vals[a] != 80 || vals[c] != mustValue("+M9") {
-		t.Errorf("got %v", vals)
+	pt := func(s string) gomoku.Point {
+		p, err := gomoku.ParsePoint(s, 15)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	old := map[gomoku.Point]Value{pt("g9"): 100, pt("i7"): 90, pt("h9"): 50, pt("j9"): 0, pt("h7"): -30, pt("a1"): mustValue("-M5")}
+	vals := map[gomoku.Point]Value{pt("g9"): 80, pt("h9"): 40, pt("j9"): mustValue("+M9")}
+	// i7 is g9's twin: 80. The others: old + the median of (vals - old)
+	// over g9 and h9 (j9 is a mate): -20, -10, the upper middle -10.
+	if tw, sh := fillMissing(b, vals, old); tw != 1 || sh != 2 {
+		t.Errorf("added %d twins and %d shifted, want 1 and 2", tw, sh)
+	}
+	want := map[string]string{"g9": "80", "i7": "80", "h9": "40", "j9": "+M9", "h7": "-40", "a1": "-M5"}
+	for m, w := range want {
+		if vals[pt(m)].String() != w {
+			t.Errorf("%s = %v, want %s", m, vals[pt(m)], w)
+		}
 	}
 	none := map[gomoku.Point]Value{}
-	if shiftMissing(none, map[gomoku.Point]Value{a: 7}) != 1 || none[a] != 7 {
+	if tw, sh := fillMissing(b, none, map[gomoku.Point]Value{pt("a1"): 7}); tw != 0 || sh != 1 || none[pt("a1")] != 7 {
 		t.Errorf("no common moves: no shift, got %v", none)
+	}
+}
+
+func TestTwin(t *testing.T) {
+	pt := func(s string) gomoku.Point {
+		p, err := gomoku.ParsePoint(s, 15)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	board := func(rec string) *gomoku.Board {
+		ms, err := gomoku.ParseRecord(rec, 15)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := (&ValuedPosition{Moves: ms}).Board()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	vals := map[gomoku.Point]Value{pt("g9"): 5, pt("h9"): 7}
+	for _, c := range []struct {
+		rec, move string
+		want      Value
+		ok        bool
+	}{
+		{"h8", "i7", 5, true},      // the centre alone: every symmetry; i7 -> g9 by a half turn
+		{"h8", "h7", 7, true},      // h7 -> h9 by a flip
+		{"h8", "a1", 0, false},     // no twin among the valued moves
+		{"h8i9", "i7", 5, true},    // the diagonal x <-> y maps i7 onto g9
+		{"h8i9", "h7", 0, false},   // its twin g8 is not valued
+		{"h8i9j7", "i7", 0, false}, // no symmetry left
+		{"h8h9", "g9", 0, false},   // g9 itself is valued, not missing: still no other twin but i9 (not valued)
+	} {
+		v, ok := Twin(board(c.rec), pt(c.move), vals)
+		if ok != c.ok || v != c.want {
+			t.Errorf("%s, %s: %v %v, want %v %v", c.rec, c.move, v, ok, c.want, c.ok)
+		}
+	}
+}
+
+func TestSpread(t *testing.T) {
+	const in = "gomoku-movevalues nodes=9\n" +
+		"pos h8 a root=0 best=h9 h9=0 h7=-10 g7=-20\n" + // spread 0.5 - wp(-10): 0.0125
+		"pos h8i9 b root=200 best=h9 h9=200 h7=0 g7=-M3\n" + // 0.731 - 0.5: 0.231
+		"pos h8i8 c root=5 best=h9 h9=5 h7=-400\n" + // two: lower middle -400: 0.51
+		"pos h8i9j10 d root=+M5 best=-\n" // decided: kept
+	s, err := ParseMoveValues(strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		x    float64
+		keys string
+	}{
+		{0, "h8 h8i9 h8i8 h8i9j10"},
+		{0.01, "h8 h8i9 h8i8 h8i9j10"},
+		{0.02, "h8i9 h8i8 h8i9j10"},
+		{0.3, "h8i8 h8i9j10"},
+		{0.6, "h8i9j10"},
+	} {
+		var got []string
+		for _, p := range s.Spread(c.x).Positions {
+			got = append(got, p.Key())
+		}
+		if strings.Join(got, " ") != c.keys {
+			t.Errorf("Spread(%v) = %v, want %s", c.x, got, c.keys)
+		}
 	}
 }
