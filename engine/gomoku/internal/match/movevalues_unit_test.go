@@ -582,3 +582,45 @@ func TestSpread(t *testing.T) {
 		}
 	}
 }
+
+// TestMoveValuesMultiPVFile checks the committed multi-PV set: the same
+// judged positions as the child-search set, each valued by one multi-PV
+// search, so the judge's choice is the best value and the root score is
+// its value.
+func TestMoveValuesMultiPVFile(t *testing.T) {
+	s, err := ReadMoveValuesFile("testdata/gomoku-movevalues-multipv.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := ReadMoveValuesFile("testdata/gomoku-movevalues.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.MultiPV || s.Nodes != 500000 {
+		t.Errorf("multi-PV %v, %d nodes a line", s.MultiPV, s.Nodes)
+	}
+	judged := 0
+	for _, p := range c.Positions {
+		if !p.Decided() {
+			judged++
+		}
+	}
+	if len(s.Positions) != judged {
+		t.Errorf("%d positions, the child-search set judged %d", len(s.Positions), judged)
+	}
+	for _, p := range s.Positions {
+		q := c.FindKey(p.Key())
+		if q == nil || q.Decided() {
+			t.Errorf("%s: not a judged position of the child-search set", p.Key())
+			continue
+		}
+		if p.Decided() || len(p.Values) < 2 || p.Values[p.Best] != p.BestValue() || p.Root != p.BestValue() {
+			t.Errorf("%s: %d values, best %v root %v, best value %v", p.Key(), len(p.Values), p.Best, p.Root, p.BestValue())
+		}
+		for m := range q.Values {
+			if _, ok := p.Values[m]; !ok {
+				t.Errorf("%s: %v valued by the child searches, not here", p.Key(), m)
+			}
+		}
+	}
+}
