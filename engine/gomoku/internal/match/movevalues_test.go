@@ -49,6 +49,11 @@ import (
 //	                   (GOMOKU_SET_DIFFER and GOMOKU_SET_MAX as for
 //	                   GOMOKU_SET_REJUDGE)
 //
+//	GOMOKU_SET_SHIFT   shift the target move numbers by this fraction of
+//	                   their range, wrapping around (0; 0.5 picks a second
+//	                   position a game, at another move number, when the
+//	                   set is a copy of one built with 0)
+//
 // One position a game, at the move number closest at or after a target
 // that moves over 6-40 from game to game by the golden ratio (both sides
 // to move), skipping positions with a four on the board and positions
@@ -96,6 +101,13 @@ func TestMoveValuesSet(t *testing.T) {
 	if m := envInt("GOMOKU_SET_MINUTES", 0); m > 0 {
 		deadline = time.Now().Add(time.Duration(m) * time.Minute)
 	}
+	shift := 0.0
+	if v := os.Getenv("GOMOKU_SET_SHIFT"); v != "" {
+		var err error
+		if shift, err = strconv.ParseFloat(v, 64); err != nil || shift < 0 || shift >= 1 {
+			t.Fatalf("GOMOKU_SET_SHIFT=%q: want a fraction in [0, 1)", v)
+		}
+	}
 	judged := 0
 	for _, p := range set.Positions {
 		if !p.Decided() {
@@ -107,7 +119,7 @@ func TestMoveValuesSet(t *testing.T) {
 		if judged >= maxN || (!deadline.IsZero() && time.Now().After(deadline)) {
 			break
 		}
-		b, ok := pickPosition(g, k, set)
+		b, ok := pickPosition(g, k, shift, set)
 		if !ok {
 			continue
 		}
@@ -915,17 +927,18 @@ const (
 	maxMoveNo = 40
 )
 
-// targetMove is the k-th game's target move number.
-func targetMove(k int) int {
-	_, frac := math.Modf(float64(k) * (math.Sqrt(5) - 1) / 2)
+// targetMove is the k-th game's target move number, shifted by the
+// fraction shift of the range (wrapping around).
+func targetMove(k int, shift float64) int {
+	_, frac := math.Modf(float64(k)*(math.Sqrt(5)-1)/2 + shift)
 	return minMoveNo + int(frac*float64(maxMoveNo-minMoveNo+1))
 }
 
 // pickPosition returns the position of game g (the k-th) before the move
-// numbered at or after the target, up to maxMoveNo, that has no four on
+// numbered at or after the target (shifted by shift), up to maxMoveNo, that has no four on
 // the board, is not the game's last and is not in set.
-func pickPosition(g loggedGame, k int, set *MoveValues) (*gomoku.Board, bool) {
-	for n := targetMove(k); n <= maxMoveNo && n < len(g.moves); n++ {
+func pickPosition(g loggedGame, k int, shift float64, set *MoveValues) (*gomoku.Board, bool) {
+	for n := targetMove(k, shift); n <= maxMoveNo && n < len(g.moves); n++ {
 		// before move n: n-1 moves played
 		if set.Find(g.moves[:n-1]) != nil {
 			continue

@@ -297,7 +297,7 @@ func TestParseGamesAndPick(t *testing.T) {
 	}
 	seen := map[int]bool{}
 	for k := 0; k < 200; k++ {
-		n := targetMove(k)
+		n := targetMove(k, 0)
 		if n < minMoveNo || n > maxMoveNo {
 			t.Fatalf("target %d", n)
 		}
@@ -308,12 +308,12 @@ func TestParseGamesAndPick(t *testing.T) {
 	}
 	set := &MoveValues{Nodes: 1}
 	for k := 0; k < 40; k++ {
-		b, ok := pickPosition(gs[1], k, set)
+		b, ok := pickPosition(gs[1], k, 0, set)
 		if !ok {
 			continue
 		}
-		if Forced(b) || b.MoveCount()+1 < targetMove(k) || b.MoveCount() >= len(gs[1].moves) {
-			t.Fatalf("k=%d: picked move %d (target %d)", k, b.MoveCount()+1, targetMove(k))
+		if Forced(b) || b.MoveCount()+1 < targetMove(k, 0) || b.MoveCount() >= len(gs[1].moves) {
+			t.Fatalf("k=%d: picked move %d (target %d)", k, b.MoveCount()+1, targetMove(k, 0))
 		}
 		if err := set.Add(&ValuedPosition{Moves: b.Moves()}); err != nil {
 			t.Fatal(err)
@@ -321,6 +321,52 @@ func TestParseGamesAndPick(t *testing.T) {
 	}
 	if len(set.Positions) < 10 {
 		t.Errorf("only %d positions picked from a 40-move game", len(set.Positions))
+	}
+
+	// GOMOKU_SET_SHIFT=0.5 on a set holding the first picks: a second
+	// position a game, at a target half the range away, never one already
+	// in the set, with both sides to move.
+	for k := 0; k < 200; k++ {
+		n0, n1 := targetMove(k, 0), targetMove(k, 0.5)
+		if n1 < minMoveNo || n1 > maxMoveNo || n1 == n0 {
+			t.Fatalf("k=%d: shifted target %d (unshifted %d)", k, n1, n0)
+		}
+		if d := n1 - n0; d != 17 && d != 18 && d != -17 && d != -18 {
+			t.Fatalf("k=%d: shifted target %d, unshifted %d: not half the range apart", k, n1, n0)
+		}
+	}
+	sides := map[int]int{}
+	seconds := 0
+	for k := 0; k < 40; k++ {
+		set := &MoveValues{Nodes: 1} // the game's first pick, as in the set copied
+		b0, ok0 := pickPosition(gs[1], k, 0, set)
+		if ok0 {
+			if err := set.Add(&ValuedPosition{Moves: b0.Moves()}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		b1, ok1 := pickPosition(gs[1], k, 0.5, set)
+		if !ok1 {
+			continue
+		}
+		if ok0 && b1.MoveCount() == b0.MoveCount() {
+			t.Fatalf("k=%d: second pick is the first (move %d)", k, b1.MoveCount()+1)
+		}
+		if set.Find(b1.Moves()) != nil || Forced(b1) || b1.MoveCount()+1 < targetMove(k, 0.5) || b1.MoveCount() >= len(gs[1].moves) {
+			t.Fatalf("k=%d: second pick at move %d (target %d) is in the set or forced", k, b1.MoveCount()+1, targetMove(k, 0.5))
+		}
+		if err := set.Add(&ValuedPosition{Moves: b1.Moves()}); err != nil {
+			t.Fatal(err)
+		}
+		// with it in the set, the same position is never picked again
+		if b2, ok := pickPosition(gs[1], k, 0.5, set); ok && b2.MoveCount() == b1.MoveCount() {
+			t.Fatalf("k=%d: move %d picked twice", k, b1.MoveCount()+1)
+		}
+		sides[b1.MoveCount()%2]++
+		seconds++
+	}
+	if seconds < 10 || sides[0] == 0 || sides[1] == 0 {
+		t.Errorf("second picks: %d, sides to move %v", seconds, sides)
 	}
 }
 
