@@ -97,10 +97,10 @@ func children(cfg childrenConfig, samples []sample, w io.Writer) (games, written
 			if err != nil {
 				return 0, 0, err
 			}
+			if c.GameOver() { // (MustPass is false then: neither side can move)
+				continue
+			}
 			if c.MustPass() {
-				if c.GameOver() {
-					continue
-				}
 				if c, err = c.PlayPass(); err != nil {
 					return 0, 0, err
 				}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"math/bits"
+	"strings"
 	"testing"
 
 	"github.com/boardhall/boardhall/engine/reversi"
@@ -72,10 +73,10 @@ func TestChildren(t *testing.T) {
 			}
 			for _, sq := range p.LegalMoves() {
 				q, _ := p.Play(sq)
+				if q.GameOver() {
+					continue
+				}
 				if q.MustPass() {
-					if q.GameOver() {
-						continue
-					}
 					q, _ = q.PlayPass()
 				}
 				want = append(want, sample{black: q.Black(), white: q.White(), toMove: q.ToMove()})
@@ -97,8 +98,8 @@ func TestChildren(t *testing.T) {
 			if s.score != 0 || s.exact {
 				t.Errorf("%+v: a child is labelled", c)
 			}
-			if p := s.position(); p.MustPass() {
-				t.Errorf("%+v: a child whose side to move must pass", c)
+			if p := s.position(); p.MustPass() || p.GameOver() {
+				t.Errorf("%+v: a child whose side to move cannot move", c)
 			}
 		}
 		// Every child follows from a game position by one legal move.
@@ -160,5 +161,32 @@ func TestChildrenRefusesGamelessInput(t *testing.T) {
 	games := decodeAll(t, smallGen(t, 1))
 	if _, _, err := children(childrenConfig{minEmpties: 1, maxEmpties: 59, every: 1}, games[1:], new(bytes.Buffer)); err == nil {
 		t.Fatal("samples that do not start with a game's start position were accepted")
+	}
+}
+
+// TestChildrenLeaveOutFinishedGames: a move that takes the opponent's
+// last disc ends the game; that child has no move to search and is left
+// out (its side to move cannot pass either).
+func TestChildrenLeaveOutFinishedGames(t *testing.T) {
+	p, err := reversi.ParsePosition("XO"+strings.Repeat("-", 62), reversi.Black)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.LegalMoves()) != 1 {
+		t.Fatalf("the test position has %d legal moves, want 1", len(p.LegalMoves()))
+	}
+	start := reversi.Start()
+	games := []sample{
+		{black: start.Black(), white: start.White(), toMove: reversi.Black},
+		{black: p.Black(), white: p.White(), toMove: reversi.Black},
+	}
+	var buf bytes.Buffer
+	_, n, err := children(childrenConfig{minEmpties: 1, maxEmpties: 60, every: 1}, games, &buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The start position's four children, none of the finished one.
+	if n != 4 {
+		t.Fatalf("%d children written, want the start's 4", n)
 	}
 }
