@@ -181,7 +181,7 @@ func TestChildrenLeaveOutFinishedGames(t *testing.T) {
 		{black: p.Black(), white: p.White(), toMove: reversi.Black},
 	}
 	var buf bytes.Buffer
-	_, n, err := children(childrenConfig{minEmpties: 1, maxEmpties: 60, every: 1}, games, &buf)
+	_, n, err := children(childrenConfig{minEmpties: 1, maxEmpties: 61, every: 1}, games, &buf)
 	if err != nil {
 		t.Fatal(err)
 	}
