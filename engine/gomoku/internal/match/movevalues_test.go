@@ -676,21 +676,9 @@ func judgeNewMultiPV(t *testing.T, j *rapfiJudge, set *MoveValues, path string, 
 // shifted by the median difference (multi-PV minus from) of the moves
 // it does report.
 func multiPVSet(t *testing.T, j *rapfiJudge, set *MoveValues, path, from string) {
-	src, err := ReadMoveValuesFile(from)
-	if err != nil {
-		t.Fatal(err)
-	}
-	moves := differing(t)
-	maxN := envInt("GOMOKU_SET_MAX", 280)
 	start := time.Now()
 	n, twins, missing := 0, 0, 0
-	for _, p := range src.Positions {
-		if n >= maxN {
-			break
-		}
-		if p.Decided() || set.Find(p.Moves) != nil || (len(moves) > 0 && len(moves[p.Key()]) < 2) {
-			continue
-		}
+	for _, p := range toRevalue(t, set, from) {
 		b, err := p.Board()
 		if err != nil {
 			t.Fatal(err)
@@ -952,25 +940,37 @@ func pickPosition(g loggedGame, k int, shift float64, set *MoveValues) (*gomoku.
 	return nil, false
 }
 
-// rejudge values again, with j's budget, the judged moves of the set in
-// file from, in the positions where the choice files GOMOKU_SET_DIFFER
-// disagree, adding them to set (written to path).
-func rejudge(t *testing.T, j *rapfiJudge, set *MoveValues, path, from string) {
+// toRevalue returns the positions of the set in file from that rejudge
+// and multiPVSet value again: judged, not yet in set, and (with
+// GOMOKU_SET_DIFFER) chosen differently by those choice files; at most
+// GOMOKU_SET_MAX (280) of them, in the file's order.
+func toRevalue(t *testing.T, set *MoveValues, from string) []*ValuedPosition {
 	src, err := ReadMoveValuesFile(from)
 	if err != nil {
 		t.Fatal(err)
 	}
 	moves := differing(t)
 	maxN := envInt("GOMOKU_SET_MAX", 280)
-	start := time.Now()
-	n := 0
+	var out []*ValuedPosition
 	for _, p := range src.Positions {
-		if n >= maxN {
+		if len(out) >= maxN {
 			break
 		}
 		if p.Decided() || set.Find(p.Moves) != nil || (len(moves) > 0 && len(moves[p.Key()]) < 2) {
 			continue
 		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// rejudge values again, with j's budget, the judged moves of the set in
+// file from, in the positions where the choice files GOMOKU_SET_DIFFER
+// disagree, adding them to set (written to path).
+func rejudge(t *testing.T, j *rapfiJudge, set *MoveValues, path, from string) {
+	start := time.Now()
+	n := 0
+	for _, p := range toRevalue(t, set, from) {
 		b, err := p.Board()
 		if err != nil {
 			t.Fatal(err)
