@@ -234,24 +234,16 @@ func TestMoveLoss(t *testing.T) {
 		judgeNewMultiPV(t, j, set, path, runs)
 	} else if j != nil {
 		added := 0
-		for _, r := range runs {
-			for _, c := range r.choices {
-				p := set.FindKey(c.Key)
-				if p == nil || p.Decided() {
-					continue
-				}
-				if _, ok := p.Values[c.Move]; ok {
-					continue
-				}
-				b, err := p.Board()
-				if err != nil {
-					t.Fatal(err)
-				}
-				if p.Values[c.Move], err = j.value(b, c.Move); err != nil {
-					t.Fatal(err)
-				}
-				added++
+		for _, c := range unvalued(set, runs) {
+			p := set.FindKey(c.Key)
+			b, err := p.Board()
+			if err != nil {
+				t.Fatal(err)
 			}
+			if p.Values[c.Move], err = j.value(b, c.Move); err != nil {
+				t.Fatal(err)
+			}
+			added++
 		}
 		if added > 0 {
 			if err := writeSet(path, set); err != nil {
@@ -603,14 +595,12 @@ func differing(t *testing.T) map[string]map[gomoku.Point]bool {
 	return moves
 }
 
-// judgeNewMultiPV searches again, with the multi-PV judge, every position
-// where a run chose a move not yet valued, with the new moves among the
-// candidates, and replaces the position's values by the new search's (a
-// move it does not report: an old one shifted as in multiPVSet, a new one
-// minus a search of the position after it).
-func judgeNewMultiPV(t *testing.T, j *rapfiJudge, set *MoveValues, path string, runs []labelled) {
-	newMoves := map[string]map[gomoku.Point]bool{}
-	var keys []string
+// unvalued returns the runs' choices whose move the set has no value for,
+// in a position it holds and has not decided: each (position, move) once,
+// in the order the runs first chose it.
+func unvalued(set *MoveValues, runs []labelled) []Choice {
+	seen := map[Choice]bool{}
+	var out []Choice
 	for _, r := range runs {
 		for _, c := range r.choices {
 			p := set.FindKey(c.Key)
@@ -620,12 +610,30 @@ func judgeNewMultiPV(t *testing.T, j *rapfiJudge, set *MoveValues, path string, 
 			if _, ok := p.Values[c.Move]; ok {
 				continue
 			}
-			if newMoves[c.Key] == nil {
-				newMoves[c.Key] = map[gomoku.Point]bool{}
-				keys = append(keys, c.Key)
+			k := Choice{Key: c.Key, Move: c.Move}
+			if !seen[k] {
+				seen[k] = true
+				out = append(out, c)
 			}
-			newMoves[c.Key][c.Move] = true
 		}
+	}
+	return out
+}
+
+// judgeNewMultiPV searches again, with the multi-PV judge, every position
+// where a run chose a move not yet valued, with the new moves among the
+// candidates, and replaces the position's values by the new search's (a
+// move it does not report: an old one shifted as in multiPVSet, a new one
+// minus a search of the position after it).
+func judgeNewMultiPV(t *testing.T, j *rapfiJudge, set *MoveValues, path string, runs []labelled) {
+	newMoves := map[string]map[gomoku.Point]bool{}
+	var keys []string
+	for _, c := range unvalued(set, runs) {
+		if newMoves[c.Key] == nil {
+			newMoves[c.Key] = map[gomoku.Point]bool{}
+			keys = append(keys, c.Key)
+		}
+		newMoves[c.Key][c.Move] = true
 	}
 	added, child := 0, 0
 	for _, k := range keys {
