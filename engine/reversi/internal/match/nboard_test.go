@@ -275,6 +275,12 @@ func TestPickOpenings(t *testing.T) {
 // game's record to PATH, one line a game (Record.String; our moves' notes
 // give the depth and score of the search that chose them).
 //
+// REVERSI_MATCH_DEPTH=d plays ours at a fixed depth d (level 10, its
+// selective search and exact endgame as in play) with no deadline, against
+// NTest at REVERSI_NBOARD_DEPTH: no clock decides a move, so the same
+// build over the same openings plays the same games, two builds' games
+// differ only where their choices do, and hundreds of games take minutes.
+//
 // REVERSI_NBOARD_EQUAL=1 plays at equal time instead of NTest's fixed depth:
 // NTest is started in its match-time mode (`ntest x m`) and each record
 // carries a clock (NTestClock) that makes it aim at our average time per
@@ -314,7 +320,19 @@ func TestMatchNBoard(t *testing.T) {
 	dir := path[:strings.LastIndexByte(path, '/')+1]
 	them := &NBoardPlayer{Path: path, Dir: dir, Depth: depth}
 	defer them.Close()
-	ours := &clocked{Player: EnginePlayer{Engine: reversi.NewEngine(), Limits: reversi.Limits{Level: reversi.MaxLevel}, Last: new(reversi.Result)}, moveTime: moveTime}
+	limits := reversi.Limits{Level: reversi.MaxLevel}
+	control := moveTime.String() + " a move"
+	if v := os.Getenv("REVERSI_MATCH_DEPTH"); v != "" {
+		d, err := strconv.Atoi(v)
+		if err != nil || d < 1 || d > 60 {
+			t.Fatalf("REVERSI_MATCH_DEPTH=%q: want a depth from 1 to 60", v)
+		}
+		if os.Getenv("REVERSI_NBOARD_EQUAL") == "1" {
+			t.Fatal("REVERSI_MATCH_DEPTH plays both sides at fixed depths: leave REVERSI_NBOARD_EQUAL unset")
+		}
+		limits.Depth, moveTime, control = d, 0, fmt.Sprintf("depth %d", d)
+	}
+	ours := &clocked{Player: EnginePlayer{Engine: reversi.NewEngine(), Limits: limits, Last: new(reversi.Result)}, moveTime: moveTime}
 	share := 1.0
 	if v := os.Getenv("REVERSI_NBOARD_SHARE"); v != "" {
 		var err error
@@ -345,8 +363,8 @@ func TestMatchNBoard(t *testing.T) {
 	}
 	m, d := them.Thinking()
 	se := 1.96 * math.Sqrt(st.Score()*(1-st.Score())/float64(st.Games))
-	t.Logf("ours (%v a move) vs %s: %v (±%.1f%%); ours %.3f s a move, theirs %.3f s; %v",
-		moveTime, them.Name(), st, 100*se, ours.average(), d.Seconds()/float64(max(m, 1)), time.Since(start).Round(time.Second))
+	t.Logf("ours (%s) vs %s: %v (±%.1f%%); ours %.3f s a move, theirs %.3f s; %v",
+		control, them.Name(), st, 100*se, ours.average(), d.Seconds()/float64(max(m, 1)), time.Since(start).Round(time.Second))
 }
 
 // pickOpenings returns the openings from..to-1 named by spec, "from:to",
@@ -396,8 +414,11 @@ type clocked struct {
 }
 
 func (c *clocked) Move(ctx context.Context, p reversi.Position) (reversi.Square, error) {
-	ctx, cancel := context.WithTimeout(ctx, c.moveTime)
-	defer cancel()
+	if c.moveTime > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, c.moveTime)
+		defer cancel()
+	}
 	start := time.Now()
 	m, err := c.Player.Move(ctx, p)
 	c.moves++
