@@ -16,7 +16,10 @@
 // line longer than maxLine is answered ERROR and skipped. Time: each move
 // uses timeout_turn minus a margin that scales with it (see margin), and
 // at most a share of time_left when the match time is limited; the
-// search uses the time it is given.
+// search uses the time it is given. INFO MAX_NODE n (the Yixin/Rapfi
+// extension) searches each move to about n nodes with no deadline instead:
+// while it is set (n > 0) the time settings are ignored, so the same
+// position gives the same move on any machine and under any load.
 //
 // Usage (what cmd/engine does):
 //
@@ -129,6 +132,7 @@ type session struct {
 	match      time.Duration // timeout_match (0: unlimited)
 	timeLeft   time.Duration // time_left (-1: not sent)
 	maxMemory  int64
+	maxNodes   uint64   // INFO MAX_NODE (0: no node limit, the clock rules)
 	notes      []string // INFO problems, reported before the next answer
 	pending    []line   // lines that arrived during a search
 	ended      bool
@@ -364,11 +368,22 @@ func (s *session) parsePoint(arg string) (gomoku.Point, error) {
 	return p, nil
 }
 
-// info applies one INFO setting. It never answers: problems become notes.
+// info applies one INFO setting. It never answers, except ERROR for a bad
+// MAX_NODE (a setting that changes how every move is searched must not be
+// dropped quietly): other problems become notes.
 func (s *session) info(arg string) {
 	key, val, _ := strings.Cut(arg, " ")
 	key = strings.ToLower(key)
 	val = strings.TrimSpace(val)
+	if key == "max_node" {
+		n, err := parseMaxNode(val)
+		if err != nil {
+			s.printf("ERROR INFO max_node %q: %v; the node limit stays %d", val, err, s.maxNodes)
+			return
+		}
+		s.maxNodes = n
+		return
+	}
 	num, numErr := strconv.ParseInt(val, 10, 64)
 	switch key {
 	case "timeout_turn", "timeout_match", "time_left", "max_memory", "rule", "game_type":
@@ -397,6 +412,19 @@ func (s *session) info(arg string) {
 		s.setRule(int(num))
 	}
 	// game_type, folder, evaluate and unknown keys: nothing to do.
+}
+
+// parseMaxNode parses INFO MAX_NODE's value: a node count, 0 for no
+// limit. The largest uint64 also means no limit (Rapfi's reading of it).
+func parseMaxNode(val string) (uint64, error) {
+	n, err := strconv.ParseUint(val, 10, 64)
+	if err != nil {
+		return 0, errors.New("want a whole number of nodes >= 0 (0: no limit)")
+	}
+	if n == ^uint64(0) {
+		n = 0
+	}
+	return n, nil
 }
 
 // minMemory is what the engine needs: its 16 MiB transposition table, 4 MiB
@@ -620,7 +648,15 @@ func (s *session) think(ctx context.Context, at time.Time) {
 		s.printf("ERROR the game is over")
 		return
 	}
-	sctx, cancel := context.WithDeadline(ctx, at.Add(s.budget()))
+	// A node limit replaces the clock: no deadline, so that the move does
+	// not depend on the machine's speed or load.
+	var sctx context.Context
+	var cancel context.CancelFunc
+	if s.maxNodes > 0 {
+		sctx, cancel = context.WithCancel(ctx)
+	} else {
+		sctx, cancel = context.WithDeadline(ctx, at.Add(s.budget()))
+	}
 	defer cancel()
 	type answer struct {
 		r   gomoku.Result
@@ -628,8 +664,8 @@ func (s *session) think(ctx context.Context, at time.Time) {
 	}
 	done := make(chan answer, 1)
 	pos := s.board.Clone()
-	lim := gomoku.Limits{}
-	if s.turn == 0 {
+	lim := gomoku.Limits{Nodes: s.maxNodes}
+	if s.turn == 0 && s.maxNodes == 0 {
 		lim.Depth = 1
 	}
 	go func() {

@@ -419,3 +419,121 @@ func FuzzSession(f *testing.F) {
 		}
 	})
 }
+
+// searchLine sends a middle-game position with BOARD and returns the
+// move and the MESSAGE line before it with its machine-dependent fields
+// (speed, time) cut out, and the node count it reports.
+func (d *driver) searchLine() (string, string, uint64) {
+	d.t.Helper()
+	d.send("BOARD", "7,7,1", "8,8,2", "8,7,1", "6,7,2", "7,9,1", "9,9,2", "DONE")
+	got, msgs := d.answer()
+	if len(msgs) == 0 {
+		d.t.Fatalf("no MESSAGE before the move %q", got)
+	}
+	msg := msgs[len(msgs)-1]
+	var keep []string
+	var nodes uint64
+	for _, f := range strings.Split(msg, " | ") {
+		if strings.HasPrefix(f, "speed ") || strings.HasPrefix(f, "time ") {
+			continue
+		}
+		if v, ok := strings.CutPrefix(f, "nodes "); ok {
+			n, err := strconv.ParseUint(v, 10, 64)
+			if err != nil {
+				d.t.Fatalf("nodes in %q: %v", msg, err)
+			}
+			nodes = n
+		}
+		keep = append(keep, f)
+	}
+	return got, strings.Join(keep, " | "), nodes
+}
+
+// TestSessionMaxNode checks INFO MAX_NODE: good values set the node limit,
+// bad ones answer one ERROR line and keep the limit set before (nothing
+// else in the session is lost: the next command is answered as usual).
+func TestSessionMaxNode(t *testing.T) {
+	const before = 30000
+	tests := []struct {
+		val       string
+		err       bool
+		wantLimit uint64 // the limit in force afterwards (0: none)
+	}{
+		{"50000", false, 50000},
+		{"0", false, 0},
+		{"18446744073709551615", false, 0}, // Rapfi's "no limit" too
+		{"abc", true, before},
+		{"-5", true, before},
+		{"1.5", true, before},
+		{"", true, before},
+		{"18446744073709551616", true, before}, // beyond uint64
+	}
+	for _, tc := range tests {
+		t.Run(tc.val, func(t *testing.T) {
+			d := newDriver(t)
+			d.send("START 15", "INFO timeout_turn 60000", fmt.Sprintf("INFO MAX_NODE %d", before))
+			d.expect("OK")
+			d.send("INFO max_node " + tc.val) // keys are case-insensitive
+			if tc.err {
+				got := d.expectPrefix("ERROR INFO max_node")
+				if !strings.Contains(got, "want a whole number") || !strings.Contains(got, fmt.Sprint(before)) {
+					t.Fatalf("unclear error %q", got)
+				}
+			}
+			if tc.wantLimit == 0 {
+				// No node limit: the clock rules; a short turn keeps it quick.
+				d.send("INFO timeout_turn 100")
+			}
+			_, _, nodes := d.searchLine()
+			if tc.wantLimit > 0 && (nodes == 0 || nodes > tc.wantLimit+tc.wantLimit/50) {
+				t.Fatalf("%d nodes searched under a limit of %d", nodes, tc.wantLimit)
+			}
+			d.send("ABOUT")
+			d.expectPrefix(`name="boardhall"`)
+		})
+	}
+}
+
+// TestSessionMaxNodeReplacesTime checks that a node limit replaces every
+// time setting: with MAX_NODE set, a 1 ms turn, a 60 s turn, "as fast as
+// possible" (0) and a nearly spent match clock search the same tree (same
+// depth, score, nodes, variation and move), so a match at node budgets is
+// reproducible; without MAX_NODE, timeout_turn 0 still plays one ply.
+func TestSessionMaxNodeReplacesTime(t *testing.T) {
+	const limit = 40000
+	settings := [][]string{
+		{"INFO timeout_turn 60000"},
+		{"INFO timeout_turn 1"},
+		{"INFO timeout_turn 0"},
+		{"INFO timeout_turn 5000", "INFO timeout_match 10000", "INFO time_left 1"},
+	}
+	var first, firstMove string
+	for k, set := range settings {
+		d := newDriver(t)
+		d.send("START 15")
+		d.expect("OK")
+		d.send(set...)
+		d.send(fmt.Sprintf("INFO MAX_NODE %d", limit))
+		move, msg, nodes := d.searchLine()
+		if nodes == 0 || nodes > limit+limit/50 {
+			t.Fatalf("%v: %d nodes for a limit of %d", set, nodes, limit)
+		}
+		if k == 0 {
+			first, firstMove = msg, move
+			if strings.HasPrefix(msg, "MESSAGE depth 1 |") {
+				t.Fatalf("%v: a one-ply search under a node limit: %q", set, msg)
+			}
+			continue
+		}
+		if msg != first || move != firstMove {
+			t.Fatalf("%v: %q then %s, want %q then %s as with a 60 s turn", set, msg, move, first, firstMove)
+		}
+	}
+	d := newDriver(t)
+	d.send("START 15")
+	d.expect("OK")
+	d.send("INFO timeout_turn 0", "INFO MAX_NODE 0")
+	if _, msg, _ := d.searchLine(); !strings.HasPrefix(msg, "MESSAGE depth 1 |") {
+		t.Fatalf("timeout_turn 0 without a node limit: %q, want a one-ply search", msg)
+	}
+}
