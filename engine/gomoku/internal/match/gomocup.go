@@ -31,6 +31,12 @@ type Gomocup struct {
 	Label string
 	// MoveTime is sent as timeout_turn; the match time is unlimited.
 	MoveTime time.Duration
+	// Nodes, when > 0, is sent as INFO MAX_NODE (the Yixin/Rapfi extension,
+	// ours too) with timeout_turn 0 and no match time, so that no clock
+	// decides anything (Rapfi and ours then search to the node count only)
+	// and the same program plays the same moves on a loaded machine. The
+	// answer is waited for up to nodeWait then.
+	Nodes uint64
 	// Init lines are sent after the standard INFO lines of every game, e.g.
 	// "INFO THREAD_NUM 1" for engines that read their thread count so.
 	Init []string
@@ -76,6 +82,11 @@ func (t Timing) Mean() time.Duration {
 // the match gives up on it: generous, because a loaded machine delays
 // any process, but a hung program must not hang the match.
 const answerGrace = 5 * time.Second
+
+// nodeWait is the time a program searching to a node count (Gomocup.Nodes)
+// may take per move: budgets of a few hundred thousand nodes take well
+// under a second; a minute only catches a hung program.
+const nodeWait = time.Minute
 
 // Name implements Player.
 func (g *Gomocup) Name() string {
@@ -288,12 +299,19 @@ func (g *Gomocup) start(b *gomoku.Board) error {
 		g.kill()
 		return fmt.Errorf("match: %s: START %d answered %q (%v)", g.Name(), b.Size(), l, err)
 	}
-	g.send(fmt.Sprintf("INFO timeout_turn %d", g.MoveTime.Milliseconds()))
+	turn := g.MoveTime.Milliseconds()
+	if g.Nodes > 0 {
+		turn = 0
+	}
+	g.send(fmt.Sprintf("INFO timeout_turn %d", turn))
 	g.send("INFO timeout_match 0")
 	g.send("INFO time_left 2147483647")
 	g.send("INFO max_memory 0")
 	g.send("INFO game_type 1")
 	g.send(fmt.Sprintf("INFO rule %d", ruleBits(b.Rule())))
+	if g.Nodes > 0 {
+		g.send(fmt.Sprintf("INFO MAX_NODE %d", g.Nodes))
+	}
 	for _, l := range g.Init {
 		g.send(l)
 	}
@@ -343,7 +361,11 @@ func (g *Gomocup) readLine(ctx context.Context, wait time.Duration) (string, err
 
 // readMove reads the program's move "x,y".
 func (g *Gomocup) readMove(ctx context.Context) (gomoku.Point, error) {
-	l, err := g.readLine(ctx, g.MoveTime+answerGrace)
+	wait := g.MoveTime
+	if g.Nodes > 0 {
+		wait = nodeWait
+	}
+	l, err := g.readLine(ctx, wait+answerGrace)
 	if err != nil {
 		return gomoku.Point{}, err
 	}

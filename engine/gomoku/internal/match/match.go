@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -137,6 +138,54 @@ func ParseOpenings(r io.Reader, size int) ([]Opening, error) {
 		}
 	}
 	return out, sc.Err()
+}
+
+// Images returns the opening's first n (1..8) symmetric images on a
+// size x size board: image k turns the stones k%4 quarter turns about the
+// centre and then, for k >= 4, mirrors them left to right. Image 0 is the
+// opening itself; image k is named Name/sk. The board is square and the
+// openings are placed about its centre, so every image of an opening that
+// fits fits too. An opening with a symmetry of its own has images that
+// coincide (see Distinct).
+func Images(o Opening, size, n int) []Opening {
+	n = max(1, min(n, 8))
+	c := size / 2
+	out := make([]Opening, 0, n)
+	for k := 0; k < n; k++ {
+		img := Opening{Name: o.Name, Moves: make([]gomoku.Point, len(o.Moves))}
+		if k > 0 {
+			img.Name = fmt.Sprintf("%s/s%d", o.Name, k)
+		}
+		for i, m := range o.Moves {
+			dx, dy := m.X-c, m.Y-c
+			for r := 0; r < k%4; r++ {
+				dx, dy = -dy, dx
+			}
+			if k >= 4 {
+				dx = -dx
+			}
+			img.Moves[i] = gomoku.Point{X: c + dx, Y: c + dy}
+		}
+		out = append(out, img)
+	}
+	return out
+}
+
+// Distinct returns how many of the images are different positions (the
+// same stones of each colour, whatever the move order).
+func Distinct(images []Opening) int {
+	seen := map[string]bool{}
+	for _, o := range images {
+		var sets [2][]string
+		for i, m := range o.Moves {
+			sets[i%2] = append(sets[i%2], m.String())
+		}
+		for i := range sets {
+			slices.Sort(sets[i])
+		}
+		seen[strings.Join(sets[0], " ")+"|"+strings.Join(sets[1], " ")] = true
+	}
+	return len(seen)
 }
 
 // Outcome of one game from A's point of view.

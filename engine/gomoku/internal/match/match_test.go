@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -253,6 +254,19 @@ func TestMatchLadder(t *testing.T) {
 //	GOMOKU_RULE            freestyle (default), standard or renju
 //	GOMOKU_FROM, GOMOKU_TO, GOMOKU_OPENINGS  as for TestMatchSeed, within
 //	                       the 40 Piskvork openings that fit 15x15
+//	GOMOKU_NODES           ours searches each move to this many nodes with
+//	                       no clock (INFO MAX_NODE, or Limits.Nodes in
+//	                       process); GOMOKU_MOVETIME is then ignored
+//	GOMOKU_OPPONENT_NODES  the same for the program (INFO MAX_NODE with
+//	                       timeout_turn 0: Rapfi then searches to the node
+//	                       count only)
+//	GOMOKU_SYMMETRIES      play each selected opening in its first n of 8
+//	                       symmetric images (Images; default 1): 40 x 8 x 2
+//	                       = 640 games, named opening/sk
+//
+// With both node counts set no clock decides anything and the same builds
+// play the same games (fresh processes per game), so two builds of ours
+// pair game by game (docs/benchmarks.md, twenty-fourth session).
 //
 // It asserts nothing about the score: it is the measurement behind
 // docs/benchmarks.md, and the project's tests never need the program.
@@ -270,7 +284,10 @@ func TestMatchGomocup(t *testing.T) {
 			piskvork = append(piskvork, o)
 		}
 	}
-	open := selectOpenings(t, piskvork)
+	var open []Opening
+	for _, o := range selectOpenings(t, piskvork) {
+		open = append(open, Images(o, 15, envInt("GOMOKU_SYMMETRIES", 1))...)
+	}
 	rule := gomoku.Freestyle
 	if v := os.Getenv("GOMOKU_RULE"); v != "" {
 		var err error
@@ -278,24 +295,30 @@ func TestMatchGomocup(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	oursNodes := uint64(max(envInt("GOMOKU_NODES", 0), 0))
+	theirNodes := uint64(max(envInt("GOMOKU_OPPONENT_NODES", 0), 0))
 	ours := time.Duration(envInt("GOMOKU_MOVETIME", 1000)) * time.Millisecond
 	theirs := time.Duration(envInt("GOMOKU_OPPONENT_MOVETIME", int(ours.Milliseconds()))) * time.Millisecond
 	var oursDepth, theirDepth depthStats
 	b := &Gomocup{
-		Path: opp[0], Args: opp[1:], MoveTime: theirs,
+		Path: opp[0], Args: opp[1:], MoveTime: theirs, Nodes: theirNodes,
 		Pause:    time.Duration(envInt("GOMOKU_OPPONENT_PAUSE", 0)) * time.Millisecond,
 		Messages: theirDepth.add,
 	}
-	b.Label = b.Name() + "-" + theirs.String()
+	b.Label = b.Name() + "-" + budgetText(theirs, theirNodes)
 	if v := os.Getenv("GOMOKU_OPPONENT_INIT"); v != "" {
 		b.Init = strings.Split(v, ";")
 	}
 	defer b.Close()
-	var a Player = &Engine{Level: gomoku.MaxLevel, MoveTime: ours, Label: "level6-" + ours.String()}
+	inProcess := &Engine{Level: gomoku.MaxLevel, MoveTime: ours, Label: "level6-" + budgetText(ours, oursNodes)}
+	if oursNodes > 0 {
+		inProcess.MoveTime, inProcess.Nodes = 0, oursNodes
+	}
+	var a Player = inProcess
 	var aProg *Gomocup
 	if f := strings.Fields(os.Getenv("GOMOKU_OURS")); len(f) > 0 {
-		aProg = &Gomocup{Path: f[0], Args: f[1:], MoveTime: ours, Messages: oursDepth.add}
-		aProg.Label = aProg.Name() + "-" + ours.String()
+		aProg = &Gomocup{Path: f[0], Args: f[1:], MoveTime: ours, Nodes: oursNodes, Messages: oursDepth.add}
+		aProg.Label = aProg.Name() + "-" + budgetText(ours, oursNodes)
 		defer aProg.Close()
 		a = aProg
 	}
@@ -312,6 +335,66 @@ func TestMatchGomocup(t *testing.T) {
 	if aProg != nil {
 		ta := aProg.Timing()
 		t.Logf("%s: %d moves, mean %v, max %v per move; %s; %d moves asked twice", aProg.Name(), ta.Moves, ta.Mean().Round(time.Millisecond), ta.Max.Round(time.Millisecond), oursDepth, aProg.Retries)
+	}
+}
+
+// budgetText names a player's budget: its node count if set, else its
+// time per move.
+func budgetText(d time.Duration, nodes uint64) string {
+	if nodes > 0 {
+		return fmt.Sprintf("%dnodes", nodes)
+	}
+	return d.String()
+}
+
+// TestImages checks the symmetric images of the 40 Piskvork openings on
+// 15x15: image 0 is the opening, every image is a legal start (no stone
+// off the board or on another, no game over), image k applied to an
+// asymmetric shape gives 8 different positions, and the images of each
+// opening are as many different positions as its own symmetry allows
+// (8 divided by the size of its symmetry group: 1, 2, 4 or 8).
+func TestImages(t *testing.T) {
+	total, distinct := 0, 0
+	for _, o := range loadOpenings(t, 15) {
+		if !strings.HasPrefix(o.Name, "piskvork/") {
+			continue
+		}
+		imgs := Images(o, 15, 8)
+		if len(imgs) != 8 || imgs[0].Name != o.Name || !slices.Equal(imgs[0].Moves, o.Moves) || imgs[5].Name != o.Name+"/s5" {
+			t.Fatalf("%s: images %v", o.Name, imgs)
+		}
+		for _, img := range imgs {
+			b, _ := gomoku.NewBoard(15, gomoku.Freestyle)
+			for _, m := range img.Moves {
+				if err := b.Play(m); err != nil {
+					t.Fatalf("%s: %v: %v", img.Name, m, err)
+				}
+			}
+			if b.Over() {
+				t.Fatalf("%s: the game is over", img.Name)
+			}
+		}
+		d := Distinct(imgs)
+		if 8%d != 0 {
+			t.Fatalf("%s: %d distinct images, not a divisor of 8", o.Name, d)
+		}
+		total += 8
+		distinct += d
+	}
+	if total != 320 {
+		t.Fatalf("%d images of the Piskvork openings, want 320", total)
+	}
+	t.Logf("%d images, %d distinct positions", total, distinct)
+	// An L-shaped three-stone opening has no symmetry: 8 distinct images.
+	l := Opening{Name: "L", Moves: []gomoku.Point{{X: 7, Y: 7}, {X: 8, Y: 7}, {X: 7, Y: 9}}}
+	if d := Distinct(Images(l, 15, 8)); d != 8 {
+		t.Fatalf("L shape: %d distinct images, want 8", d)
+	}
+	// A diagonal pair from the centre keeps only the mirror in its own
+	// diagonal: 4 distinct images.
+	diag := Opening{Name: "diag", Moves: []gomoku.Point{{X: 7, Y: 7}, {X: 8, Y: 8}}}
+	if d := Distinct(Images(diag, 15, 8)); d != 4 {
+		t.Fatalf("diagonal pair: %d distinct images, want 4", d)
 	}
 }
 
