@@ -257,8 +257,7 @@ func TestSolveAspirationEnds(t *testing.T) {
 	if err != nil || !first.Exact || first.Best != f1 || first.Score != -6 {
 		t.Fatalf("first solve: %s %+d exact %v (%v), want f1 -6 exact", first.Best, first.Score, first.Exact, err)
 	}
-	e.stopAtNodes = 200_000_000
-	r, err := e.Search(context.Background(), p, Limits{Depth: 60, Exclude: []Square{first.Best}})
+	r, err := e.Search(context.Background(), p, Limits{Depth: 60, Exclude: []Square{first.Best}, Nodes: 200_000_000})
 	if err != nil || !r.Exact {
 		t.Fatalf("without f1: %s %+d exact %v after %d nodes (%v)", r.Best, r.Score, r.Exact, r.Nodes, err)
 	}

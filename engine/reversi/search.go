@@ -42,8 +42,9 @@ type Engine struct {
 	endConf uint8
 	pv      [64]int8 // scratch for PV extraction
 	// stopAtNodes, if not 0, aborts the search at the first poll after
-	// this many nodes, as a deadline would: tests use it to cut an
-	// iteration at a reproducible point.
+	// this many nodes, as a deadline would: Search sets it from
+	// Limits.Nodes, and tests of searchRoot use it to cut an iteration at
+	// a reproducible point.
 	stopAtNodes uint64
 	// solveLists[n] is the move list of the solver node with n empties
 	// on the current path: reusing it saves clearing a fresh 1.3 KB list
@@ -143,6 +144,13 @@ type Limits struct {
 	// best alternatives, as NBoard's "hint n" does). Excluding every legal
 	// move is an error.
 	Exclude []Square
+	// Nodes, if positive, ends the search after about this many nodes
+	// (at the first check of the context after them, every 4,096 nodes),
+	// as a deadline would: the last completed iteration's move is played.
+	// It does not depend on the machine's speed or load, so a search with
+	// it gives the same move every time: for measurements. Like a
+	// deadline, it lifts the cap on the top level's depth.
+	Nodes uint64
 }
 
 // Info reports a search: its progress after each iteration, and its result.
@@ -208,7 +216,7 @@ func (e *Engine) Search(ctx context.Context, p Position, lim Limits) (Result, er
 	maxDepth := lv.depth
 	if lim.Depth > 0 {
 		maxDepth = lim.Depth
-	} else if _, ok := ctx.Deadline(); !ok && maxDepth > noDeadlineDepth {
+	} else if _, ok := ctx.Deadline(); !ok && lim.Nodes == 0 && maxDepth > noDeadlineDepth {
 		maxDepth = noDeadlineDepth
 	}
 	empties := p.Empties()
@@ -225,6 +233,7 @@ func (e *Engine) Search(ctx context.Context, p Position, lim Limits) (Result, er
 	e.endConf = provenExact
 	e.done = ctx.Done()
 	e.aborted = false
+	e.stopAtNodes = lim.Nodes
 	e.mid.gen++
 	e.end.gen++
 
@@ -327,8 +336,8 @@ func (e *Engine) Search(ctx context.Context, p Position, lim Limits) (Result, er
 const endgamePreDepth = 12
 
 // noDeadlineDepth caps the midgame depth of the top level when the context
-// has no deadline, so that a search without a time limit still ends (in
-// seconds on one core).
+// has no deadline and Limits no node budget, so that a search without a
+// limit still ends (in seconds on one core).
 const noDeadlineDepth = 14
 
 // roundDiscs converts evaluation units to whole discs, rounding half away

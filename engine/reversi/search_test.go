@@ -246,6 +246,38 @@ func TestSearchCancelled(t *testing.T) {
 	}
 }
 
+// TestSearchNodeBudget checks Limits.Nodes: the search stops within a
+// poll of the budget, the same budget gives the same move, depth and node
+// count every time, a larger budget searches deeper, and with a budget
+// the top level is not capped at noDeadlineDepth.
+func TestSearchNodeBudget(t *testing.T) {
+	p, _ := Replay(Start(), mustTranscript(t, "f5d6c3d3c4f4f6f3e6e7"))
+	search := func(nodes uint64) Result {
+		t.Helper()
+		r, err := NewEngine().Search(context.Background(), p, Limits{Nodes: nodes})
+		if err != nil || !p.IsLegal(r.Best) {
+			t.Fatalf("%d nodes: %+v %v", nodes, r, err)
+		}
+		return r
+	}
+	small := search(40_000)
+	if small.Nodes < 40_000 || small.Nodes > 40_000+2*pollInterval {
+		t.Errorf("budget 40,000: stopped after %d nodes", small.Nodes)
+	}
+	again := search(40_000)
+	if again.Best != small.Best || again.Depth != small.Depth || again.Nodes != small.Nodes || again.Centi != small.Centi {
+		t.Errorf("the same budget twice: %v d%d %d nodes %+d, then %v d%d %d nodes %+d",
+			small.Best, small.Depth, small.Nodes, small.Centi, again.Best, again.Depth, again.Nodes, again.Centi)
+	}
+	large := search(4_000_000)
+	if large.Depth <= small.Depth {
+		t.Errorf("depth %d with 4,000,000 nodes, %d with 40,000", large.Depth, small.Depth)
+	}
+	if large.Depth <= noDeadlineDepth {
+		t.Errorf("depth %d with 4,000,000 nodes: capped as a search without limits", large.Depth)
+	}
+}
+
 func mustTranscript(t testing.TB, s string) []Square {
 	m, err := ParseTranscript(s)
 	if err != nil {

@@ -280,6 +280,11 @@ func TestPickOpenings(t *testing.T) {
 // NTest at REVERSI_NBOARD_DEPTH: no clock decides a move, so the same
 // build over the same openings plays the same games, two builds' games
 // differ only where their choices do, and hundreds of games take minutes.
+// REVERSI_MATCH_NODES=n does the same with a node budget a move instead of
+// a depth (Limits.Nodes: the search is cut after about n nodes, as a
+// deadline would cut it, but at the same point every time): it compares
+// builds whose searches differ, at equal work, without the machine's load
+// deciding anything.
 //
 // REVERSI_NBOARD_EQUAL=1 plays at equal time instead of NTest's fixed depth:
 // NTest is started in its match-time mode (`ntest x m`) and each record
@@ -331,6 +336,21 @@ func TestMatchNBoard(t *testing.T) {
 			t.Fatal("REVERSI_MATCH_DEPTH plays both sides at fixed depths: leave REVERSI_NBOARD_EQUAL unset")
 		}
 		limits.Depth, moveTime, control = d, 0, fmt.Sprintf("depth %d", d)
+	}
+	if v := os.Getenv("REVERSI_MATCH_NODES"); v != "" {
+		n, err := strconv.ParseUint(v, 10, 64)
+		if err != nil || n < 1000 {
+			t.Fatalf("REVERSI_MATCH_NODES=%q: want a node budget of at least 1000", v)
+		}
+		if os.Getenv("REVERSI_NBOARD_EQUAL") == "1" {
+			t.Fatal("REVERSI_MATCH_NODES plays ours on a node budget against NTest at a fixed depth: leave REVERSI_NBOARD_EQUAL unset")
+		}
+		limits.Nodes, moveTime = n, 0
+		if limits.Depth > 0 {
+			control += fmt.Sprintf(", at most %d nodes", n)
+		} else {
+			control = fmt.Sprintf("%d nodes", n)
+		}
 	}
 	ours := &clocked{Player: EnginePlayer{Engine: reversi.NewEngine(), Limits: limits, Last: new(reversi.Result)}, moveTime: moveTime}
 	share := 1.0
