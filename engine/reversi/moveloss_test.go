@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/boardhall/boardhall/engine/internal/stats"
 )
 
 // moveLossSet is testdata/movevalues-ntest.txt: midgame positions from
@@ -147,12 +149,12 @@ func TestMoveLoss(t *testing.T) {
 				}
 			}
 		}
-		mean, se := meanSE(losses)
+		mean, se := stats.MeanSE(losses)
 		n := len(vs)
 		t.Logf("%s: %d positions, mean loss %.3f ± %.3f discs (1 SE), best move %d/%d, loss > 2 discs %d, mean depth %.2f, %d nodes",
 			s, n, mean, se, best, n, big, float64(depths)/float64(n), nodes)
 		if base != nil {
-			dm, dse := meanSE(diffs)
+			dm, dse := stats.MeanSE(diffs)
 			t.Logf("%s against the base: %d positions paired, loss %+.3f ± %.3f discs (1 SE), less in %d, more in %d",
 				s, len(diffs), dm, dse, better, worse)
 		}
@@ -180,41 +182,4 @@ func readChoices(tb testing.TB, name string) map[string]Square {
 		out[fs[0]+" "+fs[1]] = sq
 	}
 	return out
-}
-
-// meanSE is the mean of xs and its standard error.
-func meanSE(xs []float64) (mean, se float64) {
-	n := float64(len(xs))
-	if n < 2 {
-		return math.NaN(), math.NaN()
-	}
-	for _, x := range xs {
-		mean += x
-	}
-	mean /= n
-	ss := 0.0
-	for _, x := range xs {
-		ss += (x - mean) * (x - mean)
-	}
-	return mean, math.Sqrt(ss / (n - 1) / n)
-}
-
-func TestMeanSE(t *testing.T) {
-	tests := []struct {
-		xs       []float64
-		mean, se float64
-	}{
-		{[]float64{1, 1, 1}, 1, 0},
-		{[]float64{0, 2}, 1, 1},              // sd sqrt(2), over sqrt(2)
-		{[]float64{1, 2, 3, 4}, 2.5, 0.6455}, // sd 1.291, over 2
-	}
-	for _, tc := range tests {
-		m, se := meanSE(tc.xs)
-		if math.Abs(m-tc.mean) > 1e-9 || math.Abs(se-tc.se) > 1e-4 {
-			t.Errorf("meanSE(%v) = %v, %v; want %v, %v", tc.xs, m, se, tc.mean, tc.se)
-		}
-	}
-	if m, _ := meanSE([]float64{3}); !math.IsNaN(m) {
-		t.Errorf("meanSE of one value = %v, want NaN", m)
-	}
 }

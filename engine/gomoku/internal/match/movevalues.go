@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/boardhall/boardhall/engine/gomoku"
+	"github.com/boardhall/boardhall/engine/internal/stats"
 )
 
 // A move-value set is a list of freestyle 15x15 positions, each with a
@@ -498,8 +499,8 @@ func (s *MoveValues) Score(cs []Choice) LossSummary {
 		}
 	}
 	sum.N = len(wps)
-	sum.MeanWP, sum.SEWP = meanSE(wps)
-	sum.MeanUnits, sum.SEUnits = meanSE(us)
+	sum.MeanWP, sum.SEWP = stats.MeanSE(wps)
+	sum.MeanUnits, sum.SEUnits = stats.MeanSE(us)
 	if sum.N > 0 {
 		sum.MeanDepth = float64(depth) / float64(sum.N)
 	}
@@ -570,28 +571,8 @@ func Paired(a, b map[string]float64) (mean, se float64, n int) {
 		}
 	}
 	sort.Float64s(d) // a fixed order: the sums do not depend on map order
-	mean, se = meanSE(d)
+	mean, se = stats.MeanSE(d)
 	return mean, se, len(d)
-}
-
-// meanSE returns the mean and its standard error (0 for fewer than two).
-func meanSE(xs []float64) (float64, float64) {
-	if len(xs) == 0 {
-		return 0, 0
-	}
-	var s float64
-	for _, x := range xs {
-		s += x
-	}
-	m := s / float64(len(xs))
-	if len(xs) < 2 {
-		return m, 0
-	}
-	var ss float64
-	for _, x := range xs {
-		ss += (x - m) * (x - m)
-	}
-	return m, math.Sqrt(ss / float64(len(xs)-1) / float64(len(xs)))
 }
 
 // fivePoint reports whether c has a point that makes five (or more) at

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/boardhall/boardhall/engine/gomoku"
+	"github.com/boardhall/boardhall/engine/internal/stats"
 )
 
 // TestMoveValuesSet builds (or extends) a move-value set from the games of
@@ -338,7 +339,7 @@ func scoreBase(set *MoveValues, runs []labelled) scoredBase {
 	}
 	b.label = strings.Join(labels, "+")
 	b.wp, b.units = meanMaps(wps), meanMaps(units)
-	b.meanWP, _ = meanSE(values(b.wp))
+	b.meanWP, _ = stats.MeanSE(values(b.wp))
 	return b
 }
 

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/boardhall/boardhall/engine/gomoku"
+	"github.com/boardhall/boardhall/engine/internal/stats"
 )
 
 func TestParseValue(t *testing.T) {
@@ -397,7 +398,7 @@ func TestMeanMaps(t *testing.T) {
 	if len(got) != 2 || got["a"] != 2 || got["b"] != 2 {
 		t.Errorf("meanMaps = %v", got)
 	}
-	if m, _ := meanSE(values(got)); m != 2 {
+	if m, _ := stats.MeanSE(values(got)); m != 2 {
 		t.Errorf("mean %v", m)
 	}
 }

@@ -2,10 +2,10 @@ package match
 
 import (
 	"fmt"
-	"math"
 	"sort"
 	"strings"
 
+	"github.com/boardhall/boardhall/engine/internal/stats"
 	"github.com/boardhall/boardhall/engine/reversi"
 )
 
@@ -116,32 +116,15 @@ func Pair(a, b map[GameKey]Outcome) (Paired, error) {
 		}
 		byOpening[k.Opening] += points[i]
 	}
-	p.Points, p.PointsSE = meanSE(points)
-	p.Discs, p.DiscsSE = meanSE(discs)
+	p.Points, p.PointsSE = stats.MeanSE(points)
+	p.Discs, p.DiscsSE = stats.MeanSE(discs)
 	sums := make([]float64, len(order))
 	for i, o := range order {
 		sums[i] = byOpening[o]
 	}
 	// The mean a game is (openings/games) times the mean of the openings'
 	// sums, so its standard error scales the same way.
-	_, se := meanSE(sums)
+	_, se := stats.MeanSE(sums)
 	p.PointsClusterSE = se * float64(len(sums)) / float64(n)
 	return p, nil
-}
-
-// meanSE returns the mean of xs and its standard error (0 for fewer than
-// two values).
-func meanSE(xs []float64) (mean, se float64) {
-	for _, x := range xs {
-		mean += x
-	}
-	mean /= float64(len(xs))
-	if len(xs) < 2 {
-		return mean, 0
-	}
-	var ss float64
-	for _, x := range xs {
-		ss += (x - mean) * (x - mean)
-	}
-	return mean, math.Sqrt(ss / float64(len(xs)-1) / float64(len(xs)))
 }
