@@ -498,7 +498,7 @@ func TestSessionMaxNode(t *testing.T) {
 // time setting: with MAX_NODE set, a 1 ms turn, a 60 s turn, "as fast as
 // possible" (0) and a nearly spent match clock search the same tree (same
 // depth, score, nodes, variation and move), so a match at node budgets is
-// reproducible; without MAX_NODE, timeout_turn 0 still plays one ply.
+// reproducible; without MAX_NODE, timeout_turn 0 searches at most one ply.
 func TestSessionMaxNodeReplacesTime(t *testing.T) {
 	const limit = 40000
 	settings := [][]string{
@@ -533,7 +533,11 @@ func TestSessionMaxNodeReplacesTime(t *testing.T) {
 	d.send("START 15")
 	d.expect("OK")
 	d.send("INFO timeout_turn 0", "INFO MAX_NODE 0")
-	if _, msg, _ := d.searchLine(); !strings.HasPrefix(msg, "MESSAGE depth 1 |") {
-		t.Fatalf("timeout_turn 0 without a node limit: %q, want a one-ply search", msg)
+	// The clock rules again: a one-ply search in 20 ms, which a loaded
+	// machine (the race detector in CI) may cut before its one ply ends.
+	_, msg, _ := d.searchLine()
+	var depth int
+	if _, err := fmt.Sscanf(msg, "MESSAGE depth %d |", &depth); err != nil || depth > 1 {
+		t.Fatalf("timeout_turn 0 without a node limit: %q, want at most a one-ply search", msg)
 	}
 }
