@@ -143,33 +143,31 @@ func ParseOpenings(r io.Reader, size int) ([]Opening, error) {
 // Images returns the opening's first n (1..8) symmetric images on a
 // size x size board: image k turns the stones k%4 quarter turns about the
 // centre and then, for k >= 4, mirrors them left to right. Image 0 is the
-// opening itself; image k is named Name/sk. The board is square and the
-// openings are placed about its centre, so every image of an opening that
-// fits fits too. An opening with a symmetry of its own has images that
-// coincide (see Distinct).
+// opening itself; image k is named Name/sk. Every image of a point on the
+// board is on the board. An opening with a symmetry of its own has images
+// that coincide (see Distinct).
 func Images(o Opening, size, n int) []Opening {
 	n = max(1, min(n, 8))
-	c := size / 2
 	out := make([]Opening, 0, n)
 	for k := 0; k < n; k++ {
 		img := Opening{Name: o.Name, Moves: make([]gomoku.Point, len(o.Moves))}
 		if k > 0 {
 			img.Name = fmt.Sprintf("%s/s%d", o.Name, k)
 		}
+		s := symmetries[imageSymmetry[k]]
 		for i, m := range o.Moves {
-			dx, dy := m.X-c, m.Y-c
-			for r := 0; r < k%4; r++ {
-				dx, dy = -dy, dx
-			}
-			if k >= 4 {
-				dx = -dx
-			}
-			img.Moves[i] = gomoku.Point{X: c + dx, Y: c + dy}
+			img.Moves[i] = s(m, size)
 		}
 		out = append(out, img)
 	}
 	return out
 }
+
+// imageSymmetry is the map of the board (an index into symmetries) that
+// makes image k: the identity, a quarter turn, a half turn, three quarter
+// turns, then each of them followed by the mirror left to right. The
+// order names the images of match records, so it stays as it is.
+var imageSymmetry = [8]int{0, 5, 3, 6, 1, 4, 2, 7}
 
 // Distinct returns how many of the images are different positions (the
 // same stones of each colour, whatever the move order).

@@ -332,9 +332,6 @@ func TestMatchNBoard(t *testing.T) {
 		if err != nil || d < 1 || d > 60 {
 			t.Fatalf("REVERSI_MATCH_DEPTH=%q: want a depth from 1 to 60", v)
 		}
-		if os.Getenv("REVERSI_NBOARD_EQUAL") == "1" {
-			t.Fatal("REVERSI_MATCH_DEPTH plays both sides at fixed depths: leave REVERSI_NBOARD_EQUAL unset")
-		}
 		limits.Depth, moveTime, control = d, 0, fmt.Sprintf("depth %d", d)
 	}
 	if v := os.Getenv("REVERSI_MATCH_NODES"); v != "" {
@@ -342,15 +339,15 @@ func TestMatchNBoard(t *testing.T) {
 		if err != nil || n < 1000 {
 			t.Fatalf("REVERSI_MATCH_NODES=%q: want a node budget of at least 1000", v)
 		}
-		if os.Getenv("REVERSI_NBOARD_EQUAL") == "1" {
-			t.Fatal("REVERSI_MATCH_NODES plays ours on a node budget against NTest at a fixed depth: leave REVERSI_NBOARD_EQUAL unset")
-		}
 		limits.Nodes, moveTime = n, 0
 		if limits.Depth > 0 {
 			control += fmt.Sprintf(", at most %d nodes", n)
 		} else {
 			control = fmt.Sprintf("%d nodes", n)
 		}
+	}
+	if moveTime == 0 && os.Getenv("REVERSI_NBOARD_EQUAL") == "1" {
+		t.Fatal("REVERSI_MATCH_DEPTH and REVERSI_MATCH_NODES play ours without a clock against NTest at a fixed depth: leave REVERSI_NBOARD_EQUAL unset")
 	}
 	ours := &clocked{Player: EnginePlayer{Engine: reversi.NewEngine(), Limits: limits, Last: new(reversi.Result)}, moveTime: moveTime}
 	share := 1.0
