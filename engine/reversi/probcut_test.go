@@ -60,9 +60,14 @@ func TestFitProbCut(t *testing.T) {
 		}
 	}
 	t.Logf("%d positions from %d games", len(positions), games)
-	// diffs[d] holds (empties, v_d - v_shallow(d)) pairs.
+	// diffs[d][s] holds (empties, v_d - v_s) pairs, for every shallow
+	// depth s of d's parity from 1 to d-2: the spread is fitted over all
+	// of them, so that the model holds for any choice of mpcShallowDepth.
 	type pair struct{ empties, diff int }
-	diffs := make([][]pair, maxDepth+1)
+	diffs := make([][][]pair, maxDepth+1)
+	for d := range diffs {
+		diffs[d] = make([][]pair, d+1)
+	}
 	e.done = nil
 	for _, p := range positions {
 		e.Clear()
@@ -73,37 +78,43 @@ func TestFitProbCut(t *testing.T) {
 			v[d] = e.pvs(p.me, p.opp, -infinity, infinity, d)
 		}
 		for d := mpcMinDepth; d <= maxDepth; d++ {
-			diffs[d] = append(diffs[d], pair{p.Empties(), v[d] - v[mpcShallowDepth(d)]})
+			for s := 2 - d&1; s <= d-2; s += 2 {
+				diffs[d][s] = append(diffs[d][s], pair{p.Empties(), v[d] - v[s]})
+			}
 		}
 	}
-	// sigma per depth and band of empties, then a weighted least-squares
-	// fit of sigma = c0 + c1*empties + c2*d + c3*shallow.
+	// sigma per pair of depths and band of empties, then a weighted
+	// least-squares fit of sigma = c0 + c1*empties + c2*d + c3*shallow.
 	var ata [4][4]float64
 	var atb [4]float64
 	for d := mpcMinDepth; d <= maxDepth; d++ {
-		for lo := 20; lo <= 50; lo += 10 {
-			var n, sum, sq float64
-			for _, x := range diffs[d] {
-				if x.empties >= lo && x.empties < lo+10 {
-					n++
-					sum += float64(x.diff)
-					sq += float64(x.diff) * float64(x.diff)
+		for s := 2 - d&1; s <= d-2; s += 2 {
+			for lo := 20; lo <= 50; lo += 10 {
+				var n, sum, sq float64
+				for _, x := range diffs[d][s] {
+					if x.empties >= lo && x.empties < lo+10 {
+						n++
+						sum += float64(x.diff)
+						sq += float64(x.diff) * float64(x.diff)
+					}
 				}
-			}
-			if n < 10 {
-				continue
-			}
-			// The spread about zero, not about the mean: ProbCut takes the
-			// shallow score as the estimate, so a bias counts as error.
-			mean := sum / n
-			sigma := math.Sqrt(sq / n)
-			t.Logf("depth %2d (shallow %d), empties %d-%d: %4.0f positions, mean %+6.1f, sigma %6.1f (centidiscs)", d, mpcShallowDepth(d), lo, lo+9, n, mean, sigma)
-			row := [4]float64{1, float64(lo) + 4.5, float64(d), float64(mpcShallowDepth(d))}
-			for i := 0; i < 4; i++ {
-				for j := 0; j < 4; j++ {
-					ata[i][j] += n * row[i] * row[j]
+				if n < 10 {
+					continue
 				}
-				atb[i] += n * row[i] * sigma
+				// The spread about zero, not about the mean: ProbCut takes
+				// the shallow score as the estimate, so a bias counts as
+				// error.
+				mean := sum / n
+				sigma := math.Sqrt(sq / n)
+				model := mpcSigma(lo+5, d, s)
+				t.Logf("depth %2d, shallow %d, empties %d-%d: %4.0f positions, mean %+6.1f, sigma %6.1f, model %4d (centidiscs)", d, s, lo, lo+9, n, mean, sigma, model)
+				row := [4]float64{1, float64(lo) + 4.5, float64(d), float64(s)}
+				for i := 0; i < 4; i++ {
+					for j := 0; j < 4; j++ {
+						ata[i][j] += n * row[i] * row[j]
+					}
+					atb[i] += n * row[i] * sigma
+				}
 			}
 		}
 	}
