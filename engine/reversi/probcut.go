@@ -50,24 +50,15 @@ const mpcLimit = 63 * evalScale
 
 // probCut tries to decide a null-window node (beta = alpha+1) of the given
 // depth by a shallow search; it returns the bound and true when it can.
-//
-// It probes one side only, the one the static evaluation points to: above
-// beta it tries to prove a fail high, at or below alpha a fail low. A
-// probe on the other side needs the shallow search to move the score by
-// more than the margin against the evaluation, which happened in 5% of the
-// cuts on the midgame set, while such probes cost a sixth of the nodes of
-// a search (they seldom cut, and a null-window search that fails costs
-// more than one that succeeds).
 func (e *Engine) probCut(me, opp uint64, alpha, beta, depth, empties int) (int, bool) {
 	sd := mpcShallowDepth(depth)
 	margin := mpcT * mpcSigma(empties, depth, sd) / 100
-	if e.params.evaluate(me, opp) >= beta {
-		if hi := beta + margin; hi < mpcLimit {
-			if v := e.pvs(me, opp, hi-1, hi, sd); v >= hi || e.aborted {
-				return beta, true
-			}
+	if hi := beta + margin; hi < mpcLimit {
+		if v := e.pvs(me, opp, hi-1, hi, sd); v >= hi || e.aborted {
+			return beta, true
 		}
-	} else if lo := alpha - margin; lo > -mpcLimit {
+	}
+	if lo := alpha - margin; lo > -mpcLimit {
 		if v := e.pvs(me, opp, lo, lo+1, sd); v <= lo || e.aborted {
 			return alpha, true
 		}
