@@ -276,12 +276,22 @@ func evaluate(me, opp uint64) int { return defaultParams.evaluate(me, opp) }
 
 // evaluate returns the static score of the position for the side to move, in
 // evalScale units per disc (clamped inside the range of real disc scores).
-func (p *evalParams) evaluate(me, opp uint64) int {
+func (p *evalParams) evaluate(me, opp uint64) int { return p.evaluateFrame(me, opp, nil) }
+
+// evaluateFrame is evaluate given the position's pattern frame from its
+// mover's view (pattern.Frame), when the caller has it; with f nil it reads
+// the patterns from the board. The score is the same.
+func (p *evalParams) evaluateFrame(me, opp uint64, f *pattern.Frame) int {
 	empties := 64 - popcount(me|opp)
 	myMoves, oppMoves := legalMoves(me, opp), legalMoves(opp, me)
 	if p.pattern != nil && empties <= p.patternEmpties {
 		st := &p.pattern[pattern.Stage(empties)]
-		s := pattern.Evaluate(st.table, me, opp, popcount(myMoves), popcount(oppMoves))
+		var s int
+		if f != nil {
+			s = pattern.EvaluateFrame(st.table, f, popcount(myMoves), popcount(oppMoves))
+		} else {
+			s = pattern.Evaluate(st.table, me, opp, popcount(myMoves), popcount(oppMoves))
+		}
 		if st.linear {
 			s += st.restOf(me, opp, myMoves, oppMoves, empties)
 		}
@@ -292,6 +302,12 @@ func (p *evalParams) evaluate(me, opp uint64) int {
 		lin = linearParams // a pattern set above its range
 	}
 	return clampEval(lin.linear(me, opp, empties, myMoves, oppMoves))
+}
+
+// usesFrames reports whether positions with the given empties are
+// evaluated with the pattern tables, so that their frames help.
+func (p *evalParams) usesFrames(empties int) bool {
+	return p.pattern != nil && empties <= p.patternEmpties
 }
 
 // linear is the linear evaluation (features and edge table), unclamped.

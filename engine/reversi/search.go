@@ -518,6 +518,19 @@ func (e *Engine) pvs(me, opp uint64, alpha, beta, depth int) int {
 
 	l := &e.midLists[empties]
 	l.n = 0
+	// The children are evaluated here, as leaves (depth 1, and not the
+	// last empty square: that child is a finished game) or to order the
+	// moves: their pattern frames follow from this node's (pattern.Frame),
+	// each update far cheaper than reading a child's patterns again.
+	var frames, leaves *pattern.Frame
+	if (depth == 1 && empties > 1 || depth >= evalOrderDepth) && e.params.usesFrames(empties-1) {
+		var mine, theirs pattern.Frame
+		pattern.Frames(me, opp, &mine, &theirs)
+		frames = &theirs
+		if depth == 1 {
+			leaves = frames
+		}
+	}
 	// One ply above the leaves the moves are ordered by their square
 	// alone, so a child is made only when its move is tried: a node that
 	// fails high on its first moves never computes the others' flips.
@@ -535,6 +548,10 @@ func (e *Engine) pvs(me, opp uint64, alpha, beta, depth int) int {
 		switch {
 		case sq == hashMove:
 			key = hashMoveKey
+		case depth >= evalOrderDepth && frames != nil:
+			c := *frames
+			c.Play(sq, f)
+			key = -e.params.evaluateFrame(cme, copp, &c)
 		case depth >= evalOrderDepth:
 			key = -e.params.evaluate(cme, copp)
 		case depth >= 2:
@@ -555,7 +572,16 @@ func (e *Engine) pvs(me, opp uint64, alpha, beta, depth int) int {
 			l.me[i], l.opp[i] = opp&^f, me|f|1<<uint(l.sq[i])
 		}
 		var v int
-		if i == 0 {
+		if leaves != nil {
+			// The children are leaves: evaluate each from this node's
+			// frame, with pvs's node count at depth 0 (a null-window
+			// search and its re-search are two nodes).
+			sq, f := int(l.sq[i]), opp&^l.me[i]
+			v = -e.leaf(l.me[i], l.opp[i], leaves, sq, f)
+			if i > 0 && v > alpha && v < beta && !e.aborted {
+				v = -e.leaf(l.me[i], l.opp[i], leaves, sq, f)
+			}
+		} else if i == 0 {
 			v = -e.pvs(l.me[i], l.opp[i], -beta, -alpha, depth-1)
 		} else {
 			v = -e.pvs(l.me[i], l.opp[i], -alpha-1, -alpha, depth-1)
@@ -580,6 +606,23 @@ func (e *Engine) pvs(me, opp uint64, alpha, beta, depth int) int {
 		e.mid.store(me, opp, depth, alpha0, beta, best, bestMove)
 	}
 	return best
+}
+
+// leaf is pvs at depth 0 for a child (me, opp) of a node that has more
+// than one empty square, whose move sq turned over flipped: the same node
+// count and score, with the child's pattern frame updated from parent, the
+// node's frame from the child's view (pattern.Frames' theirs).
+func (e *Engine) leaf(me, opp uint64, parent *pattern.Frame, sq int, flipped uint64) int {
+	e.nodes++
+	if e.nodes%pollInterval == 0 {
+		e.poll()
+	}
+	if e.aborted {
+		return 0
+	}
+	f := *parent
+	f.Play(sq, flipped)
+	return e.params.evaluateFrame(me, opp, &f)
 }
 
 // midTableMinDepth is the least remaining depth at which the midgame search

@@ -99,6 +99,7 @@ func init() {
 		}
 		ternary[b] = v
 	}
+	initSquareTerms()
 }
 
 // Stage returns the stage of a position with the given number of empties.
@@ -118,45 +119,18 @@ func Stage(empties int) int {
 var ternary [1024]int32
 
 // Indices writes into dst the weight indices (within a stage) that the
-// evaluation of (me to move, opp) adds up. The mobility counts are given by
-// the caller, who usually has them already.
-//
-// Patterns with a symmetry of their own (an edge, a line or a diagonal read
-// from the other end, the 3x3 corner read down instead of across) are read
-// once per instance, from one image that brings it into place; their
-// tables must give a configuration and its mirror image the same value
-// (Canonical), so the evaluation is the same on every image of the board.
-// The 2x5 corner has no such symmetry and is read on all 8 images.
+// evaluation of (me to move, opp) adds up: the pattern instances of its
+// Frame, each at its pattern's table offset, then the two mobility
+// entries. The mobility counts are given by the caller, who usually has
+// them already.
 func Indices(me, opp uint64, myMoves, oppMoves int, dst *[PerPosition]int32) {
-	var m, o [8]uint64
-	images(me, &m)
-	images(opp, &o)
-	k := 0
-	add := func(off int, v int32) {
-		dst[k] = int32(off) + v
-		k++
+	var mine, theirs Frame
+	Frames(me, opp, &mine, &theirs)
+	for k, v := range mine {
+		dst[k] = instanceOffset[k] + int32(v)
 	}
-	for i := 0; i < 8; i++ {
-		add(offset1, ternary[corner2x5(m[i])]+2*ternary[corner2x5(o[i])])
-	}
-	for _, i := range edgeImages {
-		add(0, ternary[edgeX(m[i])]+2*ternary[edgeX(o[i])])
-		add(offset3, ternary[uint8(m[i]>>8)]+2*ternary[uint8(o[i]>>8)])
-		add(offset4, ternary[uint8(m[i]>>16)]+2*ternary[uint8(o[i]>>16)])
-		add(offset5, ternary[uint8(m[i]>>24)]+2*ternary[uint8(o[i]>>24)])
-	}
-	for i := 0; i < 4; i++ {
-		add(offset2, ternary[corner3x3(m[i])]+2*ternary[corner3x3(o[i])])
-		add(offset7, ternary[diag(m[i], diag7Mask, 1)]+2*ternary[diag(o[i], diag7Mask, 1)])
-		add(offset8, ternary[diag(m[i], diag6Mask, 2)]+2*ternary[diag(o[i], diag6Mask, 2)])
-		add(offset9, ternary[diag(m[i], diag5Mask, 3)]+2*ternary[diag(o[i], diag5Mask, 3)])
-		add(offset10, ternary[diag(m[i], diag4Mask, 4)]+2*ternary[diag(o[i], diag4Mask, 4)])
-	}
-	for i := 0; i < 2; i++ {
-		add(offset6, ternary[diag(m[i], diag8Mask, 0)]+2*ternary[diag(o[i], diag8Mask, 0)])
-	}
-	add(MyMobilityOffset, int32(myMoves))
-	add(OppMobilityOffset, int32(oppMoves))
+	dst[NumInstances] = int32(MyMobilityOffset + myMoves)
+	dst[NumInstances+1] = int32(OppMobilityOffset + oppMoves)
 }
 
 // edgeImages are the images that bring each edge (and each line parallel

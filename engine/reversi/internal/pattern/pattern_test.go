@@ -38,7 +38,7 @@ func TestOffsets(t *testing.T) {
 	if Offsets != want {
 		t.Fatalf("Offsets %v, constants %v", Offsets, want)
 	}
-	if StageSize != offset10+81+2*MobilityEntries+1 {
+	if StageSize != stageSize {
 		t.Fatalf("StageSize %d", StageSize)
 	}
 }

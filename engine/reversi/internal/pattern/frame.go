@@ -1,0 +1,151 @@
+package pattern
+
+import "math/bits"
+
+// NumInstances is the number of pattern instances one position's
+// evaluation reads: PerPosition without the two mobility entries.
+const NumInstances = PerPosition - 2
+
+// A Frame holds the configuration index of every pattern instance of a
+// position, read from one side's view (its discs are the digit 1, the
+// other side's the digit 2), in the order of Indices.
+//
+// Patterns with a symmetry of their own (an edge, a line or a diagonal
+// read from the other end, the 3x3 corner read down instead of across) are
+// read once per instance, from one image that brings it into place; their
+// tables must give a configuration and its mirror image the same value
+// (Canonical), so the evaluation is the same on every image of the board.
+// The 2x5 corner has no such symmetry and is read on all 8 images.
+//
+// A move changes few of a frame's digits, so the search updates the frame
+// of a position's children (Play) instead of reading every instance again:
+// a child's evaluation then costs a few additions and the table lookups.
+type Frame [NumInstances]uint16
+
+// Frames writes the frames of (me, opp) from both sides' views: mine (me
+// is the digit 1) and theirs (opp is the digit 1). The children of (me to
+// move, opp) have opp to move, so their frames follow from theirs (Play).
+func Frames(me, opp uint64, mine, theirs *Frame) {
+	var m, o [8]uint64
+	images(me, &m)
+	images(opp, &o)
+	k := 0
+	add := func(a, b uint32) {
+		ta, tb := ternary[a&1023], ternary[b&1023]
+		mine[k], theirs[k] = uint16(ta+2*tb), uint16(tb+2*ta)
+		k++
+	}
+	for i := 0; i < 8; i++ {
+		add(corner2x5(m[i]), corner2x5(o[i]))
+	}
+	for _, i := range edgeImages {
+		add(edgeX(m[i]), edgeX(o[i]))
+		add(uint32(uint8(m[i]>>8)), uint32(uint8(o[i]>>8)))
+		add(uint32(uint8(m[i]>>16)), uint32(uint8(o[i]>>16)))
+		add(uint32(uint8(m[i]>>24)), uint32(uint8(o[i]>>24)))
+	}
+	for i := 0; i < 4; i++ {
+		add(corner3x3(m[i]), corner3x3(o[i]))
+		add(uint32(diag(m[i], diag7Mask, 1)), uint32(diag(o[i], diag7Mask, 1)))
+		add(uint32(diag(m[i], diag6Mask, 2)), uint32(diag(o[i], diag6Mask, 2)))
+		add(uint32(diag(m[i], diag5Mask, 3)), uint32(diag(o[i], diag5Mask, 3)))
+		add(uint32(diag(m[i], diag4Mask, 4)), uint32(diag(o[i], diag4Mask, 4)))
+	}
+	for i := 0; i < 2; i++ {
+		add(uint32(diag(m[i], diag8Mask, 0)), uint32(diag(o[i], diag8Mask, 0)))
+	}
+}
+
+// Play updates f, the frame of a position from the view of the side that
+// is not to move, to the frame of the position after the side to move
+// plays sq and turns over the discs of flipped: the frame of the child
+// from its own mover's view. In that frame the player of the move is the
+// digit 2: sq goes from 0 to 2, and each flipped disc from 1 to 2.
+func (f *Frame) Play(sq int, flipped uint64) {
+	for _, t := range squareTerms[sq] {
+		f[t.instance] += 2 * t.power
+	}
+	for ; flipped != 0; flipped &= flipped - 1 {
+		for _, t := range squareTerms[bits.TrailingZeros64(flipped)] {
+			f[t.instance] += t.power
+		}
+	}
+}
+
+// EvaluateFrame returns what Evaluate returns for the position whose frame
+// from its mover's view is f, with the given mobility: the sum of one
+// stage's table w (StageSize entries) over the instances and the mobility
+// entries.
+func EvaluateFrame(w []int16, f *Frame, myMoves, oppMoves int) int {
+	// The instances are added pattern by pattern with each table's offset
+	// a constant: a loop over the frame with the offsets in an array took
+	// 14 instructions an instance, these take about 6.
+	t := (*[stageSize]int16)(w)
+	s := int(t[MyMobilityOffset+myMoves&(MobilityEntries-1)]) + int(t[OppMobilityOffset+oppMoves&(MobilityEntries-1)])
+	for _, v := range f[0:8] { // the 2x5 corners
+		s += int(t[offset1+int(v)])
+	}
+	for i := 8; i < 24; i += 4 { // each side's edge and lines 2-4
+		s += int(t[int(f[i])]) + int(t[offset3+int(f[i+1])]) + int(t[offset4+int(f[i+2])]) + int(t[offset5+int(f[i+3])])
+	}
+	for i := 24; i < 44; i += 5 { // each corner's 3x3 block and short diagonals
+		s += int(t[offset2+int(f[i])]) + int(t[offset7+int(f[i+1])]) + int(t[offset8+int(f[i+2])]) +
+			int(t[offset9+int(f[i+3])]) + int(t[offset10+int(f[i+4])])
+	}
+	return s + int(t[offset6+int(f[44])]) + int(t[offset6+int(f[45])]) // the long diagonals
+}
+
+// stageSize is StageSize as a constant, for EvaluateFrame's array type
+// (TestOffsets checks that they agree).
+const stageSize = offset10 + 81 + 2*MobilityEntries + 1
+
+// squareTerm is one pattern instance that holds a square, with the power
+// of 3 of the square's digit in the instance's index.
+type squareTerm struct {
+	instance uint8
+	power    uint16
+}
+
+// squareTerms lists, for each square, the instances that hold it (from 4
+// for a centre square to 8 for an X-square).
+var squareTerms [64][]squareTerm
+
+// instanceOffset is the table offset of each instance's pattern, in the
+// order of a Frame: the 2x5 corners, the edges and lines 2-4 of each side,
+// the 3x3 corners and the short diagonals of each corner, the two long
+// diagonals.
+var instanceOffset = func() (off [NumInstances]int32) {
+	k := 0
+	for i := 0; i < 8; i++ {
+		off[k] = offset1
+		k++
+	}
+	for i := 0; i < 4; i++ {
+		for _, o := range []int32{0, offset3, offset4, offset5} {
+			off[k] = o
+			k++
+		}
+	}
+	for i := 0; i < 4; i++ {
+		for _, o := range []int32{offset2, offset7, offset8, offset9, offset10} {
+			off[k] = o
+			k++
+		}
+	}
+	off[k], off[k+1] = offset6, offset6
+	return off
+}()
+
+// initSquareTerms reads each square's digit in every instance from the
+// frame of a board holding that square alone.
+func initSquareTerms() {
+	for sq := 0; sq < 64; sq++ {
+		var mine, theirs Frame
+		Frames(1<<uint(sq), 0, &mine, &theirs)
+		for k, p := range mine {
+			if p != 0 {
+				squareTerms[sq] = append(squareTerms[sq], squareTerm{uint8(k), p})
+			}
+		}
+	}
+}
