@@ -492,3 +492,26 @@ func TestCutIterationKeepsBetterMove(t *testing.T) {
 		t.Fatal("no position had a cut after the better move was proved")
 	}
 }
+
+// TestLeafFromFrames checks that a child evaluated from its parent's
+// pattern frame (the search's leaves and move ordering) scores exactly as
+// the child evaluated from its board, with the engine's tables and with
+// the linear evaluation (which has no frames: evaluateFrame ignores them).
+func TestLeafFromFrames(t *testing.T) {
+	for _, params := range []*evalParams{patternParams, linearParams} {
+		e := NewEngineSize(1 << 16)
+		e.params = params
+		for _, p := range randomPositions(rand.New(rand.NewSource(7)), 200) {
+			var mine, theirs pattern.Frame
+			pattern.Frames(p.me, p.opp, &mine, &theirs)
+			for m := p.Moves(); m != 0; m &= m - 1 {
+				sq := bits.TrailingZeros64(m)
+				f := flips(p.me, p.opp, sq)
+				cme, copp := p.opp&^f, p.me|f|1<<uint(sq)
+				if got, want := e.leaf(cme, copp, &theirs, sq, f), params.evaluate(cme, copp); got != want {
+					t.Fatalf("%v, move %v: from the frame %d, from the board %d", p, Square(sq), got, want)
+				}
+			}
+		}
+	}
+}
