@@ -524,8 +524,8 @@ func (e *Engine) pvs(me, opp uint64, alpha, beta, depth int) int {
 	// each update far cheaper than reading a child's patterns again.
 	var frames, leaves *pattern.Frame
 	if (depth == 1 && empties > 1 || depth >= evalOrderDepth) && e.params.usesFrames(empties-1) {
-		var mine, theirs pattern.Frame
-		pattern.Frames(me, opp, &mine, &theirs)
+		var theirs pattern.Frame
+		theirs.Read(opp, me)
 		frames = &theirs
 		if depth == 1 {
 			leaves = frames

@@ -502,8 +502,8 @@ func TestLeafFromFrames(t *testing.T) {
 		e := NewEngineSize(1 << 16)
 		e.params = params
 		for _, p := range randomPositions(rand.New(rand.NewSource(7)), 200) {
-			var mine, theirs pattern.Frame
-			pattern.Frames(p.me, p.opp, &mine, &theirs)
+			var theirs pattern.Frame
+			theirs.Read(p.opp, p.me)
 			for m := p.Moves(); m != 0; m &= m - 1 {
 				sq := bits.TrailingZeros64(m)
 				f := flips(p.me, p.opp, sq)

@@ -22,17 +22,16 @@ const NumInstances = PerPosition - 2
 // a child's evaluation then costs a few additions and the table lookups.
 type Frame [NumInstances]uint16
 
-// Frames writes the frames of (me, opp) from both sides' views: mine (me
-// is the digit 1) and theirs (opp is the digit 1). The children of (me to
-// move, opp) have opp to move, so their frames follow from theirs (Play).
-func Frames(me, opp uint64, mine, theirs *Frame) {
+// Read sets f to the frame of (me, opp) from me's view, reading every
+// instance from the board. The children of (me to move, opp) have opp to
+// move, so their frames follow from that of (opp, me) (Play).
+func (f *Frame) Read(me, opp uint64) {
 	var m, o [8]uint64
 	images(me, &m)
 	images(opp, &o)
 	k := 0
 	add := func(a, b uint32) {
-		ta, tb := ternary[a&1023], ternary[b&1023]
-		mine[k], theirs[k] = uint16(ta+2*tb), uint16(tb+2*ta)
+		f[k] = uint16(ternary[a&1023] + 2*ternary[b&1023])
 		k++
 	}
 	for i := 0; i < 8; i++ {
@@ -57,7 +56,7 @@ func Frames(me, opp uint64, mine, theirs *Frame) {
 }
 
 // Play updates f, the frame of a position from the view of the side that
-// is not to move, to the frame of the position after the side to move
+// is not to move (Read(opp, me)), to the frame of the position after the side to move
 // plays sq and turns over the discs of flipped: the frame of the child
 // from its own mover's view. In that frame the player of the move is the
 // digit 2: sq goes from 0 to 2, and each flipped disc from 1 to 2.
@@ -140,9 +139,9 @@ var instanceOffset = func() (off [NumInstances]int32) {
 // frame of a board holding that square alone.
 func initSquareTerms() {
 	for sq := 0; sq < 64; sq++ {
-		var mine, theirs Frame
-		Frames(1<<uint(sq), 0, &mine, &theirs)
-		for k, p := range mine {
+		var f Frame
+		f.Read(1<<uint(sq), 0)
+		for k, p := range f {
 			if p != 0 {
 				squareTerms[sq] = append(squareTerms[sq], squareTerm{uint8(k), p})
 			}

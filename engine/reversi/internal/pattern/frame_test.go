@@ -7,14 +7,16 @@ import (
 	"testing"
 )
 
-// TestFramesAreIndices checks both frames of a position against Indices of
-// the position and of its colours swapped, less the tables' offsets.
+// TestFramesAreIndices checks the frames of a position from both sides'
+// views against Indices of the position and of its colours swapped, less
+// the tables' offsets.
 func TestFramesAreIndices(t *testing.T) {
 	rng := rand.New(rand.NewSource(3))
 	for i := 0; i < 2000; i++ {
 		me, opp := randomBoard(rng)
 		var mine, theirs Frame
-		Frames(me, opp, &mine, &theirs)
+		mine.Read(me, opp)
+		theirs.Read(opp, me)
 		var a, b [PerPosition]int32
 		Indices(me, opp, 0, 0, &a)
 		Indices(opp, me, 0, 0, &b)
@@ -72,13 +74,11 @@ func TestPlayUpdatesFrame(t *testing.T) {
 		}
 		sq := pickBit(rng, empty)
 		flipped := opp & rng.Uint64() & rng.Uint64()
-		var mine, theirs Frame
-		Frames(me, opp, &mine, &theirs)
-		child := theirs
+		var child, want Frame
+		child.Read(opp, me)
 		child.Play(sq, flipped)
 		cme, copp := opp&^flipped, me|flipped|1<<uint(sq) // the child: opp to move
-		var want, wantTheirs Frame
-		Frames(cme, copp, &want, &wantTheirs)
+		want.Read(cme, copp)
 		if child != want {
 			t.Fatalf("%x %x, %d flipping %x: Play gives %v, want %v", me, opp, sq, flipped, child, want)
 		}
@@ -102,12 +102,10 @@ func pickBit(rng *rand.Rand, x uint64) int {
 // one update a child instead of reading its 46 pattern instances again.
 func ExampleFrame_Play() {
 	me, opp := uint64(0x0000000810000000), uint64(0x0000001008000000) // the start: black to move
-	var mine, theirs Frame
-	Frames(me, opp, &mine, &theirs)
-	child := theirs                    // the children have white to move
+	var child, want Frame
+	child.Read(opp, me)                // the children have white to move
 	child.Play(19, 0x0000000008000000) // black plays d3, turning d4 over
-	var want, unused Frame
-	Frames(opp&^0x0000000008000000, me|0x0000000008080000, &want, &unused)
+	want.Read(opp&^0x0000000008000000, me|0x0000000008080000)
 	fmt.Println(child == want)
 	// Output: true
 }
@@ -123,15 +121,15 @@ func BenchmarkFrame(b *testing.B) {
 		}
 		sink = s
 	})
-	b.Run("Frames", func(b *testing.B) {
-		var mine, theirs Frame
+	b.Run("Read", func(b *testing.B) {
+		var f Frame
 		for i := 0; i < b.N; i++ {
-			Frames(me, opp, &mine, &theirs)
+			f.Read(me, opp)
 		}
 	})
 	b.Run("PlayEvaluateFrame", func(b *testing.B) {
-		var mine, theirs Frame
-		Frames(me, opp, &mine, &theirs)
+		var theirs Frame
+		theirs.Read(opp, me)
 		s := 0
 		for i := 0; i < b.N; i++ {
 			f := theirs

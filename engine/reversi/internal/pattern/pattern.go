@@ -124,9 +124,9 @@ var ternary [1024]int32
 // entries. The mobility counts are given by the caller, who usually has
 // them already.
 func Indices(me, opp uint64, myMoves, oppMoves int, dst *[PerPosition]int32) {
-	var mine, theirs Frame
-	Frames(me, opp, &mine, &theirs)
-	for k, v := range mine {
+	var f Frame
+	f.Read(me, opp)
+	for k, v := range f {
 		dst[k] = instanceOffset[k] + int32(v)
 	}
 	dst[NumInstances] = int32(MyMobilityOffset + myMoves)
