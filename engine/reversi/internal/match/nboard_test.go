@@ -271,9 +271,10 @@ func TestPickOpenings(t *testing.T) {
 // 2n's, so REVERSI_MATCH_GAMES=80 with 1:80:2 plays 40 openings that
 // REVERSI_MATCH_GAMES=40 does not. The program runs in its own
 // directory (NTest reads its evaluation files from there). The report gives
-// both sides' average time per move. REVERSI_MATCH_RECORDS=PATH appends each
-// game's record to PATH, one line a game (Record.String; our moves' notes
-// give the depth and score of the search that chose them).
+// both sides' average time per move, and our average nodes per move.
+// REVERSI_MATCH_RECORDS=PATH appends each game's record to PATH, one line a
+// game (Record.String; our moves' notes give the depth and score of the
+// search that chose them).
 //
 // REVERSI_MATCH_DEPTH=d plays ours at a fixed depth d (level 10, its
 // selective search and exact endgame as in play) with no deadline, against
@@ -372,7 +373,7 @@ func TestMatchNBoard(t *testing.T) {
 	start := time.Now()
 	st, err := Play(context.Background(), ours, them, openings, func(st Stats, r Record) {
 		m, d := them.Thinking()
-		t.Logf("game %d: %v; ours %.3f s a move, theirs %.3f s", st.Games, st, ours.average(), d.Seconds()/float64(max(m, 1)))
+		t.Logf("game %d: %v; ours %.3f s and %.0f nodes a move, theirs %.3f s", st.Games, st, ours.average(), ours.averageNodes(), d.Seconds()/float64(max(m, 1)))
 		records(r)
 	})
 	if err != nil {
@@ -380,8 +381,8 @@ func TestMatchNBoard(t *testing.T) {
 	}
 	m, d := them.Thinking()
 	se := 1.96 * math.Sqrt(st.Score()*(1-st.Score())/float64(st.Games))
-	t.Logf("ours (%s) vs %s: %v (±%.1f%%); ours %.3f s a move, theirs %.3f s; %v",
-		control, them.Name(), st, 100*se, ours.average(), d.Seconds()/float64(max(m, 1)), time.Since(start).Round(time.Second))
+	t.Logf("ours (%s) vs %s: %v (±%.1f%%); ours %.3f s and %.0f nodes a move, theirs %.3f s; %v",
+		control, them.Name(), st, 100*se, ours.average(), ours.averageNodes(), d.Seconds()/float64(max(m, 1)), time.Since(start).Round(time.Second))
 }
 
 // pickOpenings returns the openings from..to-1 named by spec, "from:to",
@@ -428,6 +429,7 @@ type clocked struct {
 	moveTime time.Duration
 	moves    int
 	total    time.Duration
+	nodes    uint64 // searched, when the player is an EnginePlayer with Last
 }
 
 func (c *clocked) Move(ctx context.Context, p reversi.Position) (reversi.Square, error) {
@@ -440,7 +442,19 @@ func (c *clocked) Move(ctx context.Context, p reversi.Position) (reversi.Square,
 	m, err := c.Player.Move(ctx, p)
 	c.moves++
 	c.total += time.Since(start)
+	if e, ok := c.Player.(EnginePlayer); ok && e.Last != nil {
+		c.nodes += e.Last.Nodes
+	}
 	return m, err
+}
+
+// averageNodes is the mean number of nodes searched a move (0 when the
+// player does not report them).
+func (c *clocked) averageNodes() float64 {
+	if c.moves == 0 {
+		return 0
+	}
+	return float64(c.nodes) / float64(c.moves)
 }
 
 // Note passes on the player's note about its last move.
