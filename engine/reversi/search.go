@@ -437,10 +437,10 @@ type moveList struct {
 
 // pick moves the best-keyed remaining move to position i and returns it.
 func (l *moveList) pick(i int) {
-	b := i
-	for j := i + 1; j < l.n; j++ {
-		if l.key[j] > l.key[b] {
-			b = j
+	b, best := i, l.key[i]
+	for j, k := range l.key[i+1 : l.n] { // a range over a slice: no bounds checks
+		if k > best {
+			b, best = i+1+j, k
 		}
 	}
 	if b != i {
