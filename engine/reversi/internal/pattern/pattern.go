@@ -139,34 +139,13 @@ func Indices(me, opp uint64, myMoves, oppMoves int, dst *[PerPosition]int32) {
 var edgeImages = [4]int{0, 1, 4, 6}
 
 // Evaluate returns the sum of the weights of (me to move, opp) in one
-// stage's table w (StageSize entries): the same sum as over Indices.
+// stage's table w (StageSize entries): the same sum as over Indices. It
+// reads the position's frame and sums it (EvaluateFrame); the search
+// evaluates most positions from a frame updated from their parent's.
 func Evaluate(w []int16, me, opp uint64, myMoves, oppMoves int) int {
-	w = w[:StageSize]
-	var m, o [8]uint64
-	images(me, &m)
-	images(opp, &o)
-	s := int(w[MyMobilityOffset+myMoves&(MobilityEntries-1)]) + int(w[OppMobilityOffset+oppMoves&(MobilityEntries-1)])
-	for i := 0; i < 8; i++ {
-		s += int(w[offset1+ternary[corner2x5(m[i])]+2*ternary[corner2x5(o[i])]])
-	}
-	for _, i := range edgeImages {
-		a, b := m[i], o[i]
-		s += int(w[ternary[edgeX(a)]+2*ternary[edgeX(b)]])
-		s += int(w[offset3+ternary[uint8(a>>8)]+2*ternary[uint8(b>>8)]])
-		s += int(w[offset4+ternary[uint8(a>>16)]+2*ternary[uint8(b>>16)]])
-		s += int(w[offset5+ternary[uint8(a>>24)]+2*ternary[uint8(b>>24)]])
-	}
-	for i := 0; i < 4; i++ {
-		a, b := m[i], o[i]
-		s += int(w[offset2+ternary[corner3x3(a)]+2*ternary[corner3x3(b)]])
-		s += int(w[offset7+ternary[diag(a, diag7Mask, 1)]+2*ternary[diag(b, diag7Mask, 1)]])
-		s += int(w[offset8+ternary[diag(a, diag6Mask, 2)]+2*ternary[diag(b, diag6Mask, 2)]])
-		s += int(w[offset9+ternary[diag(a, diag5Mask, 3)]+2*ternary[diag(b, diag5Mask, 3)]])
-		s += int(w[offset10+ternary[diag(a, diag4Mask, 4)]+2*ternary[diag(b, diag4Mask, 4)]])
-	}
-	s += int(w[offset6+ternary[diag(m[0], diag8Mask, 0)]+2*ternary[diag(o[0], diag8Mask, 0)]])
-	s += int(w[offset6+ternary[diag(m[1], diag8Mask, 0)]+2*ternary[diag(o[1], diag8Mask, 0)]])
-	return s
+	var f Frame
+	f.Read(me, opp)
+	return EvaluateFrame(w, &f, myMoves, oppMoves)
 }
 
 // canonical[j] is the weight that entry j of a stage shares with its
