@@ -51,11 +51,11 @@ type Engine struct {
 	// at every node (about 1.5% of a solve's time in the profile).
 	solveLists *[61]moveList
 	// midLists[n] is the move list of the midgame node with n empties on
-	// the current path, for the same reason: a fresh list is zeroed at
-	// every node, which took about 8% of a midgame search. A node's
-	// ProbCut probe and its pass search the same position with the same
-	// empties, but both end before the node fills its list; the exact
-	// solver and its ordering searches only go down from there.
+	// the current path, for the same reason (in the midgame the saving
+	// showed in no measure). A node's ProbCut probe and its pass search
+	// the same position with the same empties, but both end before the
+	// node fills its list; the exact solver and its ordering searches only
+	// go down from there.
 	midLists *[61]moveList
 }
 
@@ -435,7 +435,8 @@ type moveList struct {
 	opp [64]uint64
 }
 
-// pick moves the best-keyed remaining move to position i and returns it.
+// pick moves the best-keyed remaining move to position i (the first of
+// equal keys).
 func (l *moveList) pick(i int) {
 	b, best := i, l.key[i]
 	for j, k := range l.key[i+1 : l.n] { // a range over a slice: no bounds checks
@@ -611,7 +612,7 @@ func (e *Engine) pvs(me, opp uint64, alpha, beta, depth int) int {
 // leaf is pvs at depth 0 for a child (me, opp) of a node that has more
 // than one empty square, whose move sq turned over flipped: the same node
 // count and score, with the child's pattern frame updated from parent, the
-// node's frame from the child's view (pattern.Frames' theirs).
+// node's frame from the child's view (Read(opp, me) at the node).
 func (e *Engine) leaf(me, opp uint64, parent *pattern.Frame, sq int, flipped uint64) int {
 	e.nodes++
 	if e.nodes%pollInterval == 0 {
