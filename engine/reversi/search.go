@@ -523,14 +523,11 @@ func (e *Engine) pvs(me, opp uint64, alpha, beta, depth int) int {
 	// last empty square: that child is a finished game) or to order the
 	// moves: their pattern frames follow from this node's (pattern.Frame),
 	// each update far cheaper than reading a child's patterns again.
-	var frames, leaves *pattern.Frame
+	var frames *pattern.Frame
 	if (depth == 1 && empties > 1 || depth >= evalOrderDepth) && e.params.usesFrames(empties-1) {
 		var theirs pattern.Frame
 		theirs.Read(opp, me)
 		frames = &theirs
-		if depth == 1 {
-			leaves = frames
-		}
 	}
 	// One ply above the leaves the moves are ordered by their square
 	// alone, so a child is made only when its move is tried: a node that
@@ -573,14 +570,14 @@ func (e *Engine) pvs(me, opp uint64, alpha, beta, depth int) int {
 			l.me[i], l.opp[i] = opp&^f, me|f|1<<uint(l.sq[i])
 		}
 		var v int
-		if leaves != nil {
+		if depth == 1 && frames != nil {
 			// The children are leaves: evaluate each from this node's
 			// frame, with pvs's node count at depth 0 (a null-window
 			// search and its re-search are two nodes).
 			sq, f := int(l.sq[i]), opp&^l.me[i]
-			v = -e.leaf(l.me[i], l.opp[i], leaves, sq, f)
+			v = -e.leaf(l.me[i], l.opp[i], frames, sq, f)
 			if i > 0 && v > alpha && v < beta && !e.aborted {
-				v = -e.leaf(l.me[i], l.opp[i], leaves, sq, f)
+				v = -e.leaf(l.me[i], l.opp[i], frames, sq, f)
 			}
 		} else if i == 0 {
 			v = -e.pvs(l.me[i], l.opp[i], -beta, -alpha, depth-1)

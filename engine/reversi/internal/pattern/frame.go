@@ -56,9 +56,9 @@ func (f *Frame) Read(me, opp uint64) {
 }
 
 // Play updates f, the frame of a position from the view of the side that
-// is not to move (Read(opp, me)), to the frame of the position after the side to move
-// plays sq and turns over the discs of flipped: the frame of the child
-// from its own mover's view. In that frame the player of the move is the
+// is not to move (Read(opp, me)), to the frame of the position after the
+// side to move plays sq and turns over the discs of flipped: the frame of
+// the child from its own mover's view. In that frame the player of the move is the
 // digit 2: sq goes from 0 to 2, and each flipped disc from 1 to 2.
 func (f *Frame) Play(sq int, flipped uint64) {
 	for _, t := range squareTerms[sq] {
@@ -79,7 +79,7 @@ func EvaluateFrame(w []int16, f *Frame, myMoves, oppMoves int) int {
 	// Every read is written out with its frame index and table offset as
 	// constants: a loop over the frame with the offsets in an array took 14
 	// instructions an instance, these about 5.
-	t := (*[stageSize]int16)(w)
+	t := (*[StageSize]int16)(w)
 	s := int(t[MyMobilityOffset+myMoves&(MobilityEntries-1)]) + int(t[OppMobilityOffset+oppMoves&(MobilityEntries-1)])
 	// The 2x5 corners.
 	s += int(t[offset1+int(f[0])]) + int(t[offset1+int(f[1])]) + int(t[offset1+int(f[2])]) + int(t[offset1+int(f[3])]) +
@@ -102,10 +102,6 @@ func EvaluateFrame(w []int16, f *Frame, myMoves, oppMoves int) int {
 	// The two long diagonals.
 	return s + int(t[offset6+int(f[44])]) + int(t[offset6+int(f[45])])
 }
-
-// stageSize is StageSize as a constant, for EvaluateFrame's array type
-// (TestOffsets checks that they agree).
-const stageSize = offset10 + 81 + 2*MobilityEntries + 1
 
 // squareTerm is one pattern instance that holds a square, with the power
 // of 3 of the square's digit in the instance's index.

@@ -60,9 +60,13 @@ var (
 	MyMobilityOffset  int
 	OppMobilityOffset int
 	LinearOffset      int
-	// StageSize is the number of weights of one stage.
-	StageSize int
 )
+
+// StageSize is the number of weights of one stage: the patterns' tables,
+// the two mobility tables and the linear weight. It is a constant (the
+// other offsets are computed from Sizes at start; TestOffsets checks that
+// they agree) so that EvaluateFrame can index a stage as an array.
+const StageSize = offset10 + 81 + 2*MobilityEntries + 1
 
 // PerPosition is the number of weights one position's evaluation adds:
 // the asymmetric 2x5 corner on all 8 images, the edges, lines and shorter
@@ -86,7 +90,6 @@ func init() {
 	MyMobilityOffset = n
 	OppMobilityOffset = n + MobilityEntries
 	LinearOffset = n + 2*MobilityEntries
-	StageSize = LinearOffset + 1
 	initCanonical()
 
 	for b := 0; b < 1024; b++ {

@@ -38,7 +38,7 @@ func TestOffsets(t *testing.T) {
 	if Offsets != want {
 		t.Fatalf("Offsets %v, constants %v", Offsets, want)
 	}
-	if StageSize != stageSize {
+	if StageSize != LinearOffset+1 {
 		t.Fatalf("StageSize %d", StageSize)
 	}
 }
