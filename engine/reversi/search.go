@@ -465,6 +465,14 @@ const (
 // pvs is the midgame principal-variation search (negamax, fail-soft),
 // returning the score of (me to move) in evalScale units.
 func (e *Engine) pvs(me, opp uint64, alpha, beta, depth int) int {
+	return e.pvsFrame(me, opp, alpha, beta, depth, nil)
+}
+
+// pvsFrame is pvs given, when the caller has it, the node's pattern frame
+// from the opponent's view (Read(opp, me)): a node two plies above the
+// leaves hands each child its frame, one update instead of the child's
+// reading its 46 instances again.
+func (e *Engine) pvsFrame(me, opp uint64, alpha, beta, depth int, theirs *pattern.Frame) int {
 	e.nodes++
 	if e.nodes%pollInterval == 0 {
 		e.poll()
@@ -487,7 +495,7 @@ func (e *Engine) pvs(me, opp uint64, alpha, beta, depth int) int {
 		if legalMoves(opp, me) == 0 {
 			return finalScore(me, opp) * evalScale
 		}
-		return -e.pvs(opp, me, -beta, -alpha, depth)
+		return -e.pvsFrame(opp, me, -beta, -alpha, depth, nil)
 	}
 
 	hashMove := -1
@@ -525,9 +533,18 @@ func (e *Engine) pvs(me, opp uint64, alpha, beta, depth int) int {
 	// each update far cheaper than reading a child's patterns again.
 	var frames *pattern.Frame
 	if (depth == 1 && empties > 1 || depth >= evalOrderDepth) && e.params.usesFrames(empties-1) {
-		var theirs pattern.Frame
-		theirs.Read(opp, me)
-		frames = &theirs
+		if theirs == nil {
+			theirs = new(pattern.Frame) // on the stack: it does not escape
+			theirs.Read(opp, me)
+		}
+		frames = theirs
+	}
+	// Two plies above the leaves, the children's frames (for their own
+	// children, the leaves) follow from this node's frame from its own view.
+	var own, child *pattern.Frame
+	if depth == 2 && empties > 2 && e.params.usesFrames(empties-2) {
+		own, child = new(pattern.Frame), new(pattern.Frame)
+		own.Read(me, opp)
 	}
 	// One ply above the leaves the moves are ordered by their square
 	// alone, so a child is made only when its move is tried: a node that
@@ -579,12 +596,18 @@ func (e *Engine) pvs(me, opp uint64, alpha, beta, depth int) int {
 			if i > 0 && v > alpha && v < beta && !e.aborted {
 				v = -e.leaf(l.me[i], l.opp[i], frames, sq, f)
 			}
-		} else if i == 0 {
-			v = -e.pvs(l.me[i], l.opp[i], -beta, -alpha, depth-1)
 		} else {
-			v = -e.pvs(l.me[i], l.opp[i], -alpha-1, -alpha, depth-1)
-			if v > alpha && v < beta && !e.aborted {
-				v = -e.pvs(l.me[i], l.opp[i], -beta, -alpha, depth-1)
+			if own != nil {
+				*child = *own
+				child.PlayOwn(int(l.sq[i]), opp&^l.me[i])
+			}
+			if i == 0 {
+				v = -e.pvsFrame(l.me[i], l.opp[i], -beta, -alpha, depth-1, child)
+			} else {
+				v = -e.pvsFrame(l.me[i], l.opp[i], -alpha-1, -alpha, depth-1, child)
+				if v > alpha && v < beta && !e.aborted {
+					v = -e.pvsFrame(l.me[i], l.opp[i], -beta, -alpha, depth-1, child)
+				}
 			}
 		}
 		if e.aborted {

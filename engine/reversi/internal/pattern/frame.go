@@ -71,6 +71,22 @@ func (f *Frame) Play(sq int, flipped uint64) {
 	}
 }
 
+// PlayOwn updates f, the frame of a position from its mover's view
+// (Read(me, opp)), to the frame of the position after the mover plays sq
+// and turns over the discs of flipped, still from the view of the player
+// of the move: the frame the child's own children follow from (Play). In
+// it sq goes from 0 to 1, and each flipped disc from 2 to 1.
+func (f *Frame) PlayOwn(sq int, flipped uint64) {
+	for _, t := range squareTerms[sq] {
+		f[t.instance] += t.power
+	}
+	for ; flipped != 0; flipped &= flipped - 1 {
+		for _, t := range squareTerms[bits.TrailingZeros64(flipped)] {
+			f[t.instance] -= t.power
+		}
+	}
+}
+
 // EvaluateFrame returns what Evaluate returns for the position whose frame
 // from its mover's view is f, with the given mobility: the sum of one
 // stage's table w (StageSize entries) over the instances and the mobility

@@ -60,8 +60,8 @@ func TestSquareTerms(t *testing.T) {
 }
 
 // TestPlayUpdatesFrame plays random moves (a square and discs turned over,
-// legal or not: Play only counts digits) and checks the updated frame
-// against the child's frame read from scratch, and its evaluation against
+// legal or not: Play and PlayOwn only count digits) and checks the
+// updated frames against the child's frames read from scratch, and its evaluation against
 // the sum of the weights over Indices.
 func TestPlayUpdatesFrame(t *testing.T) {
 	rng := rand.New(rand.NewSource(4))
@@ -81,6 +81,13 @@ func TestPlayUpdatesFrame(t *testing.T) {
 		want.Read(cme, copp)
 		if child != want {
 			t.Fatalf("%x %x, %d flipping %x: Play gives %v, want %v", me, opp, sq, flipped, child, want)
+		}
+		var own, wantOwn Frame // the child from the view of the move's player
+		own.Read(me, opp)
+		own.PlayOwn(sq, flipped)
+		wantOwn.Read(copp, cme)
+		if own != wantOwn {
+			t.Fatalf("%x %x, %d flipping %x: PlayOwn gives %v, want %v", me, opp, sq, flipped, own, wantOwn)
 		}
 		mm, om := rng.Intn(30), rng.Intn(30)
 		var ix [PerPosition]int32
