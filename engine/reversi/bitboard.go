@@ -18,8 +18,10 @@ const (
 	innerFiles uint64 = 0x7E7E7E7E7E7E7E7E
 )
 
-// legalMoves returns the squares where the side owning me may move.
-func legalMoves(me, opp uint64) uint64 {
+// legalMovesGo returns the squares where the side owning me may move:
+// legalMoves in plain Go, for machines without the vector version
+// (mobility_amd64.go) and to test it against.
+func legalMovesGo(me, opp uint64) uint64 {
 	empty := ^(me | opp)
 	oh := opp & innerFiles
 	// Each block finds, in one direction, the runs of opponent discs that

@@ -206,7 +206,8 @@ func phaseOf(empties int) int {
 
 // features computes the feature vector of the position (me to move).
 func features(me, opp uint64) [numFeatures]int {
-	return featuresWith(me, opp, legalMoves(me, opp), legalMoves(opp, me))
+	myMoves, oppMoves := legalMovesPair(me, opp)
+	return featuresWith(me, opp, myMoves, oppMoves)
 }
 
 // featuresWith is features with both sides' legal moves already known.
@@ -283,7 +284,7 @@ func (p *evalParams) evaluate(me, opp uint64) int { return p.evaluateFrame(me, o
 // the patterns from the board. The score is the same.
 func (p *evalParams) evaluateFrame(me, opp uint64, f *pattern.Frame) int {
 	empties := 64 - popcount(me|opp)
-	myMoves, oppMoves := legalMoves(me, opp), legalMoves(opp, me)
+	myMoves, oppMoves := legalMovesPair(me, opp)
 	if p.pattern != nil && empties <= p.patternEmpties {
 		st := &p.pattern[pattern.Stage(empties)]
 		var s int

@@ -1,0 +1,15 @@
+//go:build !amd64
+
+package reversi
+
+// useAVX2 is false: the vector move generation is for amd64 only.
+const useAVX2 = false
+
+// legalMoves returns the squares where the side owning me may move.
+func legalMoves(me, opp uint64) uint64 { return legalMovesGo(me, opp) }
+
+// legalMovesPair returns both sides' legal moves: those of me
+// (legalMoves(me, opp)) and those of opp (legalMoves(opp, me)).
+func legalMovesPair(me, opp uint64) (mine, theirs uint64) {
+	return legalMovesGo(me, opp), legalMovesGo(opp, me)
+}
