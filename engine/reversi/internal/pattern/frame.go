@@ -20,7 +20,15 @@ const NumInstances = PerPosition - 2
 // A move changes few of a frame's digits, so the search updates the frame
 // of a position's children (Play) instead of reading every instance again:
 // a child's evaluation then costs a few additions and the table lookups.
-type Frame [NumInstances]uint16
+//
+// A Frame has two entries more than the instances, always zero, so that
+// it is three 32-byte vectors: the AVX2 update (frame_amd64.s) adds a
+// square's digits to the whole frame at once.
+type Frame [frameLen]uint16
+
+// frameLen is the length of a Frame: NumInstances rounded up to a
+// multiple of 16.
+const frameLen = (NumInstances + 15) &^ 15
 
 // Read sets f to the frame of (me, opp) from me's view, reading every
 // instance from the board. The children of (me to move, opp) have opp to
@@ -61,6 +69,15 @@ func (f *Frame) Read(me, opp uint64) {
 // the child from its own mover's view. In that frame the player of the move is the
 // digit 2: sq goes from 0 to 2, and each flipped disc from 1 to 2.
 func (f *Frame) Play(sq int, flipped uint64) {
+	if useAVX2 {
+		playAVX2(f, sq, flipped)
+		return
+	}
+	f.playGo(sq, flipped)
+}
+
+// playGo is Play in plain Go: for each square, the instances that hold it.
+func (f *Frame) playGo(sq int, flipped uint64) {
 	for _, t := range squareTerms[sq] {
 		f[t.instance] += 2 * t.power
 	}
@@ -77,6 +94,15 @@ func (f *Frame) Play(sq int, flipped uint64) {
 // of the move: the frame the child's own children follow from (Play). In
 // it sq goes from 0 to 1, and each flipped disc from 2 to 1.
 func (f *Frame) PlayOwn(sq int, flipped uint64) {
+	if useAVX2 {
+		playOwnAVX2(f, sq, flipped)
+		return
+	}
+	f.playOwnGo(sq, flipped)
+}
+
+// playOwnGo is PlayOwn in plain Go.
+func (f *Frame) playOwnGo(sq int, flipped uint64) {
 	for _, t := range squareTerms[sq] {
 		f[t.instance] += t.power
 	}
@@ -156,11 +182,17 @@ var instanceOffset = func() (off [NumInstances]int32) {
 	return off
 }()
 
+// squareDigits is, for each square, the frame of a board holding that
+// square alone from its owner's view: the square's digit (its power of 3)
+// in every instance that holds it, zero elsewhere. The AVX2 updates add
+// it whole.
+var squareDigits [64]Frame
+
 // initSquareTerms reads each square's digit in every instance from the
 // frame of a board holding that square alone.
 func initSquareTerms() {
 	for sq := 0; sq < 64; sq++ {
-		var f Frame
+		f := &squareDigits[sq]
 		f.Read(1<<uint(sq), 0)
 		for k, p := range f {
 			if p != 0 {

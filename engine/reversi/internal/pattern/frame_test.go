@@ -20,7 +20,10 @@ func TestFramesAreIndices(t *testing.T) {
 		var a, b [PerPosition]int32
 		Indices(me, opp, 0, 0, &a)
 		Indices(opp, me, 0, 0, &b)
-		for k := range mine {
+		if [2]uint16(mine[NumInstances:]) != [2]uint16{} || [2]uint16(theirs[NumInstances:]) != [2]uint16{} {
+			t.Fatalf("padding %v, %v, want zeros", mine[NumInstances:], theirs[NumInstances:])
+		}
+		for k := range mine[:NumInstances] {
 			if int32(mine[k]) != a[k]-instanceOffset[k] || int32(theirs[k]) != b[k]-instanceOffset[k] {
 				t.Fatalf("instance %d: frames %d, %d; indices %d, %d (offset %d)", k, mine[k], theirs[k], a[k], b[k], instanceOffset[k])
 			}
@@ -74,21 +77,24 @@ func TestPlayUpdatesFrame(t *testing.T) {
 		}
 		sq := pickBit(rng, empty)
 		flipped := opp & rng.Uint64() & rng.Uint64()
-		var child, want Frame
-		child.Read(opp, me)
-		child.Play(sq, flipped)
+		var node, nodeOwn, want, wantOwn Frame
+		node.Read(opp, me)                                // the node from the view of the child's mover
+		nodeOwn.Read(me, opp)                             // and of the move's player
 		cme, copp := opp&^flipped, me|flipped|1<<uint(sq) // the child: opp to move
 		want.Read(cme, copp)
-		if child != want {
-			t.Fatalf("%x %x, %d flipping %x: Play gives %v, want %v", me, opp, sq, flipped, child, want)
-		}
-		var own, wantOwn Frame // the child from the view of the move's player
-		own.Read(me, opp)
-		own.PlayOwn(sq, flipped)
 		wantOwn.Read(copp, cme)
-		if own != wantOwn {
-			t.Fatalf("%x %x, %d flipping %x: PlayOwn gives %v, want %v", me, opp, sq, flipped, own, wantOwn)
+		for _, way := range playWays {
+			child, own := node, nodeOwn
+			way.play(&child, sq, flipped)
+			if child != want {
+				t.Fatalf("%x %x, %d flipping %x: %s gives %v, want %v", me, opp, sq, flipped, way.name, child, want)
+			}
+			way.playOwn(&own, sq, flipped)
+			if own != wantOwn {
+				t.Fatalf("%x %x, %d flipping %x: %s (own) gives %v, want %v", me, opp, sq, flipped, way.name, own, wantOwn)
+			}
 		}
+		child := want
 		mm, om := rng.Intn(30), rng.Intn(30)
 		var ix [PerPosition]int32
 		Indices(cme, copp, mm, om, &ix)
@@ -101,6 +107,26 @@ func TestPlayUpdatesFrame(t *testing.T) {
 		}
 	}
 }
+
+// playWays are the ways to update a frame this machine runs: Play and
+// PlayOwn as the search calls them, and each implementation behind them.
+var playWays = func() []struct {
+	name          string
+	play, playOwn func(f *Frame, sq int, flipped uint64)
+} {
+	type way = struct {
+		name          string
+		play, playOwn func(f *Frame, sq int, flipped uint64)
+	}
+	ways := []way{
+		{"Play", (*Frame).Play, (*Frame).PlayOwn},
+		{"playGo", (*Frame).playGo, (*Frame).playOwnGo},
+	}
+	if useAVX2 {
+		ways = append(ways, way{"playAVX2", playAVX2, playOwnAVX2})
+	}
+	return ways
+}()
 
 // pickBit returns a random set bit of x (x must not be 0).
 func pickBit(rng *rand.Rand, x uint64) int {

@@ -129,7 +129,7 @@ var ternary [1024]int32
 func Indices(me, opp uint64, myMoves, oppMoves int, dst *[PerPosition]int32) {
 	var f Frame
 	f.Read(me, opp)
-	for k, v := range f {
+	for k, v := range f[:NumInstances] {
 		dst[k] = instanceOffset[k] + int32(v)
 	}
 	dst[NumInstances] = int32(MyMobilityOffset + myMoves)
