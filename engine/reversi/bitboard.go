@@ -179,12 +179,15 @@ func init() {
 // potentialMoves returns the empty squares adjacent to an opponent disc: the
 // places where a move might become possible (the "frontier" of opp).
 func potentialMoves(me, opp uint64) uint64 {
-	empty := ^(me | opp)
-	n := (opp<<1)&notFileA | (opp>>1)&notFileH |
-		opp<<8 | opp>>8 |
-		(opp<<9)&notFileA | (opp>>9)&notFileH |
-		(opp<<7)&notFileH | (opp>>7)&notFileA
-	return n & empty
+	return around(opp) &^ (me | opp)
+}
+
+// around returns the squares of x and those next to them: each rank
+// spread sideways, then up and down a rank (five shifts for the eight
+// directions). Callers mask x out where only the neighbours count.
+func around(x uint64) uint64 {
+	h := x | (x<<1)&notFileA | (x>>1)&notFileH
+	return h | h<<8 | h>>8
 }
 
 // Corner and edge masks used by the evaluation and the endgame ordering.

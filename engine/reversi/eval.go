@@ -258,9 +258,7 @@ func stableDiff(me, opp uint64) int {
 // frontierDiff returns the discs of me next to an empty square minus those
 // of opp.
 func frontierDiff(me, opp uint64) int {
-	empty := ^(me | opp)
-	nearEmpty := (empty<<1)&notFileA | (empty>>1)&notFileH | empty<<8 | empty>>8 |
-		(empty<<9)&notFileA | (empty>>9)&notFileH | (empty<<7)&notFileH | (empty>>7)&notFileA
+	nearEmpty := around(^(me | opp)) // the empty squares themselves hold no disc
 	return popcount(me&nearEmpty) - popcount(opp&nearEmpty)
 }
 

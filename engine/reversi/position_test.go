@@ -165,6 +165,9 @@ func TestMovesAgainstOracle(t *testing.T) {
 		if got, want := potentialMoves(p.me, p.opp), naivePotential(nb); got != want {
 			t.Fatalf("potential moves of\n%s got %x want %x", p.Diagram(), got, want)
 		}
+		if got, want := frontierDiff(p.me, p.opp), naiveFrontier(nb); got != want {
+			t.Fatalf("frontier of\n%s got %d want %d", p.Diagram(), got, want)
+		}
 		checkStable(t, p)
 	}
 }
@@ -185,6 +188,32 @@ func naivePotential(b naiveBoard) uint64 {
 		}
 	}
 	return m
+}
+
+// naiveFrontier counts the discs next to an empty square, the side to
+// move's minus the opponent's.
+func naiveFrontier(b naiveBoard) int {
+	nextToEmpty := func(sq int) bool {
+		for dr := -1; dr <= 1; dr++ {
+			for dc := -1; dc <= 1; dc++ {
+				r, c := sq/8+dr, sq%8+dc
+				if (dr != 0 || dc != 0) && r >= 0 && r < 8 && c >= 0 && c < 8 && b[r*8+c] == 0 {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	n := 0
+	for sq := 0; sq < 64; sq++ {
+		switch {
+		case b[sq] == 1 && nextToEmpty(sq):
+			n++
+		case b[sq] == 2 && nextToEmpty(sq):
+			n--
+		}
+	}
+	return n
 }
 
 // checkStable verifies that the discs stableDiscs calls stable are never
