@@ -20,7 +20,7 @@ const (
 
 // legalMovesGo returns the squares where the side owning me may move:
 // legalMoves in plain Go, for machines without the vector version
-// (mobility_amd64.go) and to test it against.
+// (bitboard_amd64.go) and to test it against.
 func legalMovesGo(me, opp uint64) uint64 {
 	empty := ^(me | opp)
 	oh := opp & innerFiles

@@ -127,3 +127,66 @@ func BenchmarkLegalMoves(b *testing.B) {
 	})
 	_ = sink
 }
+
+// naiveFlips walks the eight rays from sq: the discs turned over by a move
+// of me there.
+func naiveFlips(me, opp uint64, sq int) uint64 {
+	var out uint64
+	r, c := sq/8, sq%8
+	for _, d := range [8][2]int{{0, 1}, {0, -1}, {1, 0}, {-1, 0}, {1, 1}, {1, -1}, {-1, 1}, {-1, -1}} {
+		var run uint64
+		rr, cc := r+d[0], c+d[1]
+		for rr >= 0 && rr < 8 && cc >= 0 && cc < 8 && opp&(1<<uint(rr*8+cc)) != 0 {
+			run |= 1 << uint(rr*8+cc)
+			rr, cc = rr+d[0], cc+d[1]
+		}
+		if rr >= 0 && rr < 8 && cc >= 0 && cc < 8 && me&(1<<uint(rr*8+cc)) != 0 {
+			out |= run
+		}
+	}
+	return out
+}
+
+// checkFlips compares flips with naiveFlips on one board, at every empty
+// square (a move there legal or not).
+func checkFlips(t *testing.T, me, opp uint64) {
+	t.Helper()
+	for m := ^(me | opp); m != 0; m &= m - 1 {
+		sq := bits.TrailingZeros64(m)
+		want := naiveFlips(me, opp, sq)
+		if got := flips(me, opp, sq); got != want {
+			t.Fatalf("flips(%#x, %#x, %d) = %#x, want %#x", me, opp, sq, got, want)
+		}
+	}
+}
+
+// TestFlips checks flips against naiveFlips on random boards and the perft
+// walk's first plies.
+func TestFlips(t *testing.T) {
+	rng := rand.New(rand.NewSource(8))
+	for i := 0; i < 5000; i++ {
+		me, opp := randomDiscs(rng)
+		checkFlips(t, me, opp)
+	}
+	var walk func(p Position, depth int)
+	walk = func(p Position, depth int) {
+		checkFlips(t, p.me, p.opp)
+		if depth == 0 {
+			return
+		}
+		for m := legalMoves(p.me, p.opp); m != 0; m &= m - 1 {
+			walk(p.play(bits.TrailingZeros64(m)), depth-1)
+		}
+	}
+	walk(Start(), 4)
+}
+
+// FuzzFlips checks flips on any pair of disc sets at every empty square.
+func FuzzFlips(f *testing.F) {
+	f.Add(uint64(0x0000000810000000), uint64(0x0000001008000000))
+	f.Add(uint64(0x8100000000000081), uint64(0x7E7E7E7E7E7E7E7E))
+	f.Add(uint64(0x0000000000000001), uint64(0x0040201008040200))
+	f.Fuzz(func(t *testing.T, me, opp uint64) {
+		checkFlips(t, me, opp&^me)
+	})
+}

@@ -6,7 +6,13 @@ import "golang.org/x/sys/cpu"
 // moves at every leaf, for the evaluation's mobility, and the side to
 // move's at every node), so on amd64 it runs on AVX2 when the processor
 // has it: the eight directions of legalMovesGo, four to a register
-// (mobility_amd64.s). TestLegalMovesAVX2 checks the two against each other.
+// (bitboard_amd64.s). TestLegalMoves checks the two against each other and
+// a square-by-square reference.
+//
+// The discs a move turns over (flips) stay in plain Go: the same four
+// lanes, filling each run from the move's square, took 6.9 ns against
+// flipsGo's 7.3 in a throughput benchmark, with a longer chain of
+// dependent steps where the search waits on the result.
 
 // useAVX2 says whether the processor runs the vector move generation.
 var useAVX2 = cpu.X86.HasAVX2
