@@ -118,13 +118,19 @@ func (f *Frame) playOwnGo(sq int, flipped uint64) {
 // stage's table w (StageSize entries) over the instances and the mobility
 // entries.
 func EvaluateFrame(w []int16, f *Frame, myMoves, oppMoves int) int {
+	t := (*[StageSize]int16)(w)
+	s := int(t[MyMobilityOffset+myMoves&(MobilityEntries-1)]) + int(t[OppMobilityOffset+oppMoves&(MobilityEntries-1)])
+	return s + sumFrame(t, f)
+}
+
+// sumFrameGo returns the sum of the table entries of the frame's
+// instances: sumFrame in plain Go.
+func sumFrameGo(t *[StageSize]int16, f *Frame) int {
 	// Every read is written out with its frame index and table offset as
 	// constants: a loop over the frame with the offsets in an array took 14
 	// instructions an instance, these about 5.
-	t := (*[StageSize]int16)(w)
-	s := int(t[MyMobilityOffset+myMoves&(MobilityEntries-1)]) + int(t[OppMobilityOffset+oppMoves&(MobilityEntries-1)])
 	// The 2x5 corners.
-	s += int(t[offset1+int(f[0])]) + int(t[offset1+int(f[1])]) + int(t[offset1+int(f[2])]) + int(t[offset1+int(f[3])]) +
+	s := int(t[offset1+int(f[0])]) + int(t[offset1+int(f[1])]) + int(t[offset1+int(f[2])]) + int(t[offset1+int(f[3])]) +
 		int(t[offset1+int(f[4])]) + int(t[offset1+int(f[5])]) + int(t[offset1+int(f[6])]) + int(t[offset1+int(f[7])])
 	// Each side's edge+2X and lines 2, 3 and 4.
 	s += int(t[int(f[8])]) + int(t[offset3+int(f[9])]) + int(t[offset4+int(f[10])]) + int(t[offset5+int(f[11])])

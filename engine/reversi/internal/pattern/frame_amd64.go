@@ -20,3 +20,12 @@ func playAVX2(f *Frame, sq int, flipped uint64)
 //
 //go:noescape
 func playOwnAVX2(f *Frame, sq int, flipped uint64)
+
+// sumFrameAsm is sumFrameGo in assembly (evaluate_amd64.s): plain x86-64,
+// three instructions a table read.
+//
+//go:noescape
+func sumFrameAsm(t *[StageSize]int16, f *Frame) int
+
+// sumFrame returns the sum of the table entries of the frame's instances.
+func sumFrame(t *[StageSize]int16, f *Frame) int { return sumFrameAsm(t, f) }

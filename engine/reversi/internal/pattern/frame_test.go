@@ -105,6 +105,10 @@ func TestPlayUpdatesFrame(t *testing.T) {
 		if got := EvaluateFrame(w, &child, mm, om); got != sum {
 			t.Fatalf("EvaluateFrame %d, the sum over Indices %d", got, sum)
 		}
+		mobility := int(w[ix[NumInstances]]) + int(w[ix[NumInstances+1]])
+		if got := sumFrameGo((*[StageSize]int16)(w), &child) + mobility; got != sum {
+			t.Fatalf("sumFrameGo and mobility %d, the sum over Indices %d", got, sum)
+		}
 	}
 }
 
