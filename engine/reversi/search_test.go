@@ -515,3 +515,29 @@ func TestLeafFromFrames(t *testing.T) {
 		}
 	}
 }
+
+// TestSquareClasses checks that the classes of the move order one ply
+// above the leaves cover every square once, best key first.
+func TestSquareClasses(t *testing.T) {
+	var all uint64
+	last := 1 << 30
+	for i, class := range squareClasses {
+		if all&class != 0 {
+			t.Fatalf("class %d overlaps an earlier one", i)
+		}
+		all |= class
+		k := squareKey[bits.TrailingZeros64(class)]
+		for m := class; m != 0; m &= m - 1 {
+			if squareKey[bits.TrailingZeros64(m)] != k {
+				t.Fatalf("class %d mixes keys", i)
+			}
+		}
+		if k >= last {
+			t.Fatalf("class %d (key %d) after key %d", i, k, last)
+		}
+		last = k
+	}
+	if all != ^uint64(0) {
+		t.Fatalf("classes cover %#x, not the board", all)
+	}
+}
