@@ -67,17 +67,19 @@ func TestLegalMoves(t *testing.T) {
 		me, opp := randomDiscs(rng)
 		checkLegalMoves(t, me, opp)
 	}
-	var walk func(p Position, depth int)
-	walk = func(p Position, depth int) {
-		checkLegalMoves(t, p.me, p.opp)
-		if depth == 0 {
-			return
-		}
-		for m := legalMoves(p.me, p.opp); m != 0; m &= m - 1 {
-			walk(p.play(bits.TrailingZeros64(m)), depth-1)
-		}
+	walkGame(Start(), 5, func(p Position) { checkLegalMoves(t, p.me, p.opp) })
+}
+
+// walkGame calls visit on p and every position reached from it in up to
+// depth moves (passes not followed), as perft walks them.
+func walkGame(p Position, depth int, visit func(Position)) {
+	visit(p)
+	if depth == 0 {
+		return
 	}
-	walk(Start(), 5)
+	for m := naiveLegalMoves(p.me, p.opp); m != 0; m &= m - 1 {
+		walkGame(p.play(bits.TrailingZeros64(m)), depth-1, visit)
+	}
 }
 
 // FuzzLegalMoves checks move generation on any pair of disc sets (the
@@ -168,17 +170,7 @@ func TestFlips(t *testing.T) {
 		me, opp := randomDiscs(rng)
 		checkFlips(t, me, opp)
 	}
-	var walk func(p Position, depth int)
-	walk = func(p Position, depth int) {
-		checkFlips(t, p.me, p.opp)
-		if depth == 0 {
-			return
-		}
-		for m := legalMoves(p.me, p.opp); m != 0; m &= m - 1 {
-			walk(p.play(bits.TrailingZeros64(m)), depth-1)
-		}
-	}
-	walk(Start(), 4)
+	walkGame(Start(), 4, func(p Position) { checkFlips(t, p.me, p.opp) })
 }
 
 // FuzzFlips checks flips on any pair of disc sets at every empty square.

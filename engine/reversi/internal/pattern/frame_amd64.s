@@ -30,53 +30,45 @@
 	VPSUBW 32(SI)(r*1), Y1, Y1; \
 	VPSUBW 64(SI)(r*1), Y2, Y2
 
+// BEGIN loads the frame and sets AX to the played square's digits, BX
+// to the flipped discs.
+#define BEGIN \
+	MOVQ f+0(FP), DI; \
+	MOVQ sq+8(FP), AX; \
+	MOVQ flipped+16(FP), BX; \
+	LEAQ ·squareDigits(SB), SI; \
+	LOAD; \
+	DIGITS(AX)
+
+// EACH_FLIPPED applies op (ADD or SUB) to each flipped disc's digits,
+// then stores the frame and returns.
+#define EACH_FLIPPED(op) \
+	TESTQ BX, BX; \
+	JZ    done; \
+loop: \
+	BSFQ  BX, CX; \
+	LEAQ  -1(BX), DX; \
+	ANDQ  DX, BX; \
+	DIGITS(CX); \
+	op(CX); \
+	TESTQ BX, BX; \
+	JNZ   loop; \
+done: \
+	STORE; \
+	VZEROUPPER; \
+	RET
+
 // func playAVX2(f *Frame, sq int, flipped uint64)
 // The played square's digits twice (0 to 2), each flipped disc's once (1 to 2).
 TEXT ·playAVX2(SB), NOSPLIT, $0-24
-	MOVQ f+0(FP), DI
-	MOVQ sq+8(FP), AX
-	MOVQ flipped+16(FP), BX
-	LEAQ ·squareDigits(SB), SI
-	LOAD
-	DIGITS(AX)
+	BEGIN
 	ADD(AX)
 	ADD(AX)
-	TESTQ BX, BX
-	JZ    done
-loop:
-	BSFQ BX, CX
-	LEAQ -1(BX), DX
-	ANDQ DX, BX
-	DIGITS(CX)
-	ADD(CX)
-	TESTQ BX, BX
-	JNZ   loop
-done:
-	STORE
-	VZEROUPPER
-	RET
+	EACH_FLIPPED(ADD)
 
 // func playOwnAVX2(f *Frame, sq int, flipped uint64)
 // The played square's digits once (0 to 1), each flipped disc's taken away (2 to 1).
 TEXT ·playOwnAVX2(SB), NOSPLIT, $0-24
-	MOVQ f+0(FP), DI
-	MOVQ sq+8(FP), AX
-	MOVQ flipped+16(FP), BX
-	LEAQ ·squareDigits(SB), SI
-	LOAD
-	DIGITS(AX)
+	BEGIN
 	ADD(AX)
-	TESTQ BX, BX
-	JZ    done
-loop:
-	BSFQ BX, CX
-	LEAQ -1(BX), DX
-	ANDQ DX, BX
-	DIGITS(CX)
-	SUB(CX)
-	TESTQ BX, BX
-	JNZ   loop
-done:
-	STORE
-	VZEROUPPER
-	RET
+	EACH_FLIPPED(SUB)
