@@ -2,7 +2,7 @@ package reversi
 
 import "golang.org/x/sys/cpu"
 
-// Move generation is a fifth of the search's instructions (both sides'
+// Move generation was a fifth of the search's instructions (both sides'
 // moves at every leaf, for the evaluation's mobility, and the side to
 // move's at every node), so on amd64 it runs on AVX2 when the processor
 // has it: the eight directions of legalMovesGo, four to a register
