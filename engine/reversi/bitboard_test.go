@@ -6,29 +6,6 @@ import (
 	"testing"
 )
 
-// naiveLegalMoves finds the legal moves square by square, walking each of
-// the eight directions: slow and plain, the reference for the fast versions.
-func naiveLegalMoves(me, opp uint64) uint64 {
-	var moves uint64
-	for sq := 0; sq < 64; sq++ {
-		if (me|opp)&(1<<uint(sq)) != 0 {
-			continue
-		}
-		r, c := sq/8, sq%8
-		for _, d := range [8][2]int{{0, 1}, {0, -1}, {1, 0}, {-1, 0}, {1, 1}, {1, -1}, {-1, 1}, {-1, -1}} {
-			rr, cc, run := r+d[0], c+d[1], 0
-			for rr >= 0 && rr < 8 && cc >= 0 && cc < 8 && opp&(1<<uint(rr*8+cc)) != 0 {
-				rr, cc, run = rr+d[0], cc+d[1], run+1
-			}
-			if run > 0 && rr >= 0 && rr < 8 && cc >= 0 && cc < 8 && me&(1<<uint(rr*8+cc)) != 0 {
-				moves |= 1 << uint(sq)
-				break
-			}
-		}
-	}
-	return moves
-}
-
 // randomDiscs returns two disjoint random disc sets, dense or sparse.
 func randomDiscs(rng *rand.Rand) (me, opp uint64) {
 	occupied := rng.Uint64()
@@ -44,8 +21,8 @@ func randomDiscs(rng *rand.Rand) (me, opp uint64) {
 // checkLegalMoves compares every version of move generation on one board.
 func checkLegalMoves(t *testing.T, me, opp uint64) {
 	t.Helper()
-	want := naiveLegalMoves(me, opp)
-	wantTheirs := naiveLegalMoves(opp, me)
+	forMe, forOpp := toNaive(me, opp), toNaive(opp, me)
+	want, wantTheirs := forMe.moves(), forOpp.moves()
 	if got := legalMovesGo(me, opp); got != want {
 		t.Fatalf("legalMovesGo(%#x, %#x) = %#x, want %#x", me, opp, got, want)
 	}
@@ -58,8 +35,9 @@ func checkLegalMoves(t *testing.T, me, opp uint64) {
 }
 
 // TestLegalMoves checks the fast move generation (and on amd64 with AVX2
-// the vector one, which legalMoves then is) against naiveLegalMoves on
-// random boards and on the positions of the perft walk's first plies.
+// the vector one, which legalMoves then is) against the square-by-square
+// oracle (naiveBoard) on random boards and on the positions of the perft
+// walk's first plies.
 func TestLegalMoves(t *testing.T) {
 	t.Logf("AVX2: %v", useAVX2)
 	rng := rand.New(rand.NewSource(7))
@@ -77,7 +55,8 @@ func walkGame(p Position, depth int, visit func(Position)) {
 	if depth == 0 {
 		return
 	}
-	for m := naiveLegalMoves(p.me, p.opp); m != 0; m &= m - 1 {
+	nb := toNaive(p.me, p.opp)
+	for m := nb.moves(); m != 0; m &= m - 1 {
 		walkGame(p.play(bits.TrailingZeros64(m)), depth-1, visit)
 	}
 }
@@ -130,40 +109,22 @@ func BenchmarkLegalMoves(b *testing.B) {
 	_ = sink
 }
 
-// naiveFlips walks the eight rays from sq: the discs turned over by a move
-// of me there.
-func naiveFlips(me, opp uint64, sq int) uint64 {
-	var out uint64
-	r, c := sq/8, sq%8
-	for _, d := range [8][2]int{{0, 1}, {0, -1}, {1, 0}, {-1, 0}, {1, 1}, {1, -1}, {-1, 1}, {-1, -1}} {
-		var run uint64
-		rr, cc := r+d[0], c+d[1]
-		for rr >= 0 && rr < 8 && cc >= 0 && cc < 8 && opp&(1<<uint(rr*8+cc)) != 0 {
-			run |= 1 << uint(rr*8+cc)
-			rr, cc = rr+d[0], cc+d[1]
-		}
-		if rr >= 0 && rr < 8 && cc >= 0 && cc < 8 && me&(1<<uint(rr*8+cc)) != 0 {
-			out |= run
-		}
-	}
-	return out
-}
-
-// checkFlips compares flips with naiveFlips on one board, at every empty
-// square (a move there legal or not).
+// checkFlips compares flips with the oracle (naiveBoard) on one board, at
+// every empty square (a move there legal or not).
 func checkFlips(t *testing.T, me, opp uint64) {
 	t.Helper()
+	nb := toNaive(me, opp)
 	for m := ^(me | opp); m != 0; m &= m - 1 {
 		sq := bits.TrailingZeros64(m)
-		want := naiveFlips(me, opp, sq)
+		want := nb.flips(sq)
 		if got := flips(me, opp, sq); got != want {
 			t.Fatalf("flips(%#x, %#x, %d) = %#x, want %#x", me, opp, sq, got, want)
 		}
 	}
 }
 
-// TestFlips checks flips against naiveFlips on random boards and the perft
-// walk's first plies.
+// TestFlips checks flips against the oracle (naiveBoard) on random boards
+// and the perft walk's first plies.
 func TestFlips(t *testing.T) {
 	rng := rand.New(rand.NewSource(8))
 	for i := 0; i < 5000; i++ {
