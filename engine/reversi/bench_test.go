@@ -7,6 +7,7 @@ import (
 	"math/rand"
 	"os"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -96,7 +97,8 @@ func BenchmarkFFO(b *testing.B) {
 }
 
 // TestFFOAll solves #40-#49 and checks every score and best move; it is a
-// measurement (tens of seconds), run with REVERSI_FFO_ALL=1.
+// measurement (tens of seconds), run with REVERSI_FFO_ALL=1, or with a
+// comma-separated list of numbers to solve only those (REVERSI_FFO_ALL=40,41).
 func TestFFOAll(t *testing.T) {
 	if os.Getenv("REVERSI_FFO_ALL") == "" {
 		t.Skip("set REVERSI_FFO_ALL=1 to solve FFO #40-#49")
@@ -104,6 +106,9 @@ func TestFFOAll(t *testing.T) {
 	var total time.Duration
 	var nodes uint64
 	for _, fp := range allFFO(t) {
+		if !ffoSelected(os.Getenv("REVERSI_FFO_ALL"), fp.id) {
+			continue
+		}
 		e := NewEngine()
 		r, err := e.Search(context.Background(), fp.pos, Limits{Depth: 60})
 		if err != nil {
@@ -121,6 +126,21 @@ func TestFFOAll(t *testing.T) {
 		t.Logf("#%d (%d empties): %s %+d  %10d nodes  %8.2fs  %5.1f Mn/s", fp.id, fp.pos.Empties(), r.Best, r.Score, r.Nodes, r.Elapsed.Seconds(), float64(r.Nodes)/r.Elapsed.Seconds()/1e6)
 	}
 	t.Logf("total: %d nodes in %.2fs (%.1f Mn/s)", nodes, total.Seconds(), float64(nodes)/total.Seconds()/1e6)
+}
+
+// ffoSelected reports whether REVERSI_FFO_ALL's value sel asks for
+// position id: "1" asks for all of them, a comma-separated list for those
+// it names.
+func ffoSelected(sel string, id int) bool {
+	if sel == "1" {
+		return true
+	}
+	for _, f := range strings.Split(sel, ",") {
+		if strings.TrimSpace(f) == strconv.Itoa(id) {
+			return true
+		}
+	}
+	return false
 }
 
 func TestFFOFilesLegal(t *testing.T) {
@@ -352,3 +372,4 @@ func BenchmarkFlips(b *testing.B) {
 	}
 	sink = int(s)
 }
+

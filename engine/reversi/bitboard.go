@@ -90,8 +90,9 @@ func legalMovesGo(me, opp uint64) uint64 {
 	return moves & empty
 }
 
-// flips returns the opponent discs that a move by me on sq turns over; zero
-// when the move is illegal (sq must be empty for the result to mean anything).
+// flipsGo returns the opponent discs that a move by me on sq turns over;
+// zero when the move is illegal (sq must be empty for the result to mean
+// anything). flips is this function, in assembly on amd64.
 //
 // Each of the four lines through sq (rank, file, diagonal, anti-diagonal)
 // is gathered into a byte, one bit per square, and two table lookups give
@@ -106,7 +107,7 @@ func legalMovesGo(me, opp uint64) uint64 {
 // line flips anything is close to a coin toss), and this took 30% off the
 // cost of a flip against the carry-propagation code it replaced (eight rays,
 // one addition each), which was 22% of an FFO solve.
-func flips(me, opp uint64, sq int) uint64 {
+func flipsGo(me, opp uint64, sq int) uint64 {
 	const rankSum = 0x0101010101010101
 	r, c := uint(sq>>3)&7, uint(sq&7)
 	f := uint64(lineFlipped(c, uint8(opp>>(8*r)), uint8(me>>(8*r)))) << (8 * r)

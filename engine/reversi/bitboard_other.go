@@ -13,3 +13,7 @@ func legalMoves(me, opp uint64) uint64 { return legalMovesGo(me, opp) }
 func legalMovesPair(me, opp uint64) (mine, theirs uint64) {
 	return legalMovesGo(me, opp), legalMovesGo(opp, me)
 }
+
+// flips returns the opponent discs that a move by me on sq turns over
+// (flipsGo).
+func flips(me, opp uint64, sq int) uint64 { return flipsGo(me, opp, sq) }

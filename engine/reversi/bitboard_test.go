@@ -109,8 +109,9 @@ func BenchmarkLegalMoves(b *testing.B) {
 	_ = sink
 }
 
-// checkFlips compares flips with the oracle (naiveBoard) on one board, at
-// every empty square (a move there legal or not).
+// checkFlips compares flips and flipsGo (the same on other processors
+// than amd64) with the oracle (naiveBoard) on one board, at every empty
+// square (a move there legal or not).
 func checkFlips(t *testing.T, me, opp uint64) {
 	t.Helper()
 	nb := toNaive(me, opp)
@@ -119,6 +120,9 @@ func checkFlips(t *testing.T, me, opp uint64) {
 		want := nb.flips(sq)
 		if got := flips(me, opp, sq); got != want {
 			t.Fatalf("flips(%#x, %#x, %d) = %#x, want %#x", me, opp, sq, got, want)
+		}
+		if got := flipsGo(me, opp, sq); got != want {
+			t.Fatalf("flipsGo(%#x, %#x, %d) = %#x, want %#x", me, opp, sq, got, want)
 		}
 	}
 }
