@@ -372,4 +372,3 @@ func BenchmarkFlips(b *testing.B) {
 	}
 	sink = int(s)
 }
-
