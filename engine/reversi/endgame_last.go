@@ -207,12 +207,14 @@ func init() {
 // sq, the only empty square on the board (every other square is someone's
 // disc, so the opponent's discs are the complement of me).
 func countLastFlips(me uint64, sq int) int {
-	l := &lastLines[sq]
-	r := uint(sq) &^ 7
+	// The masks (&63, &7) cost nothing and let the compiler drop its
+	// bounds checks and its test for shifts of 64 or more.
+	l := &lastLines[sq&63]
+	r := uint(sq) & 56
 	n := lastFlipCount[sq&7][byte(me>>r)]
-	n += lastFlipCount[l[0].pos][((me&l[0].mask)>>l[0].shift)*l[0].mul>>56]
-	n += lastFlipCount[l[1].pos][(me&l[1].mask)*l[1].mul>>56]
-	n += lastFlipCount[l[2].pos][(me&l[2].mask)*l[2].mul>>56]
+	n += lastFlipCount[l[0].pos&7][((me&l[0].mask)>>(l[0].shift&63))*l[0].mul>>56]
+	n += lastFlipCount[l[1].pos&7][(me&l[1].mask)*l[1].mul>>56]
+	n += lastFlipCount[l[2].pos&7][(me&l[2].mask)*l[2].mul>>56]
 	return int(n)
 }
 
