@@ -66,7 +66,9 @@ func NewEngine() *Engine { return NewEngineSize(DefaultTableBytes) }
 // NewEngineSize returns an engine whose tables use about tableBytes bytes in
 // total (at least 48 KiB).
 func NewEngineSize(tableBytes int) *Engine {
-	return &Engine{params: defaultParams, mid: newTable(tableBytes / 2), end: newTable(tableBytes / 2), solveLists: new([61]moveList), midLists: new([61]moveList)}
+	// endConf starts at provenExact: a solve outside Search (the tests
+	// call solve and solveRoot directly) proves, with no selective cuts.
+	return &Engine{params: defaultParams, mid: newTable(tableBytes / 2), end: newTable(tableBytes / 2), solveLists: new([61]moveList), midLists: new([61]moveList), endConf: provenExact}
 }
 
 // UsePatternEvaluation makes the engine evaluate positions with the pattern
