@@ -61,12 +61,18 @@ func walkGame(p Position, depth int, visit func(Position)) {
 	}
 }
 
-// FuzzLegalMoves checks move generation on any pair of disc sets (the
-// overlap of the two is given to me).
-func FuzzLegalMoves(f *testing.F) {
+// addDiscSeeds gives a fuzz target over (me, opp) disc sets its seed
+// corpus: the start, the corners against everything inside, a long diagonal.
+func addDiscSeeds(f *testing.F) {
 	f.Add(uint64(0x0000000810000000), uint64(0x0000001008000000))
 	f.Add(uint64(0x8100000000000081), uint64(0x7E7E7E7E7E7E7E7E))
 	f.Add(uint64(0x0000000000000001), uint64(0x0040201008040200))
+}
+
+// FuzzLegalMoves checks move generation on any pair of disc sets (the
+// overlap of the two is given to me).
+func FuzzLegalMoves(f *testing.F) {
+	addDiscSeeds(f)
 	f.Fuzz(func(t *testing.T, me, opp uint64) {
 		checkLegalMoves(t, me, opp&^me)
 	})
@@ -140,9 +146,7 @@ func TestFlips(t *testing.T) {
 
 // FuzzFlips checks flips on any pair of disc sets at every empty square.
 func FuzzFlips(f *testing.F) {
-	f.Add(uint64(0x0000000810000000), uint64(0x0000001008000000))
-	f.Add(uint64(0x8100000000000081), uint64(0x7E7E7E7E7E7E7E7E))
-	f.Add(uint64(0x0000000000000001), uint64(0x0040201008040200))
+	addDiscSeeds(f)
 	f.Fuzz(func(t *testing.T, me, opp uint64) {
 		checkFlips(t, me, opp&^me)
 	})

@@ -77,7 +77,7 @@ func (e *Engine) shallowSearch(me, opp uint64, alpha, beta, depth int) int {
 	// this node's, each update far cheaper than reading a child's patterns
 	// again (the scores are the same).
 	var theirs *pattern.Frame
-	if depth == 1 && e.params.usesFrames(63-popcount(me|opp)) {
+	if empties := 64 - popcount(me|opp); depth == 1 && e.params.usesFrames(empties-1) {
 		theirs = new(pattern.Frame) // on the stack: it does not escape
 		theirs.Read(opp, me)
 	}
@@ -87,9 +87,7 @@ func (e *Engine) shallowSearch(me, opp uint64, alpha, beta, depth int) int {
 		f := flips(me, opp, sq)
 		var v int
 		if theirs != nil {
-			c := *theirs
-			c.Play(sq, f)
-			v = -e.params.evaluateFrame(opp&^f, me|f|1<<uint(sq), &c)
+			v = -e.params.evaluateChild(opp&^f, me|f|1<<uint(sq), theirs, sq, f)
 		} else {
 			v = -e.shallowSearch(opp&^f, me|f|1<<uint(sq), -beta, -alpha, depth-1)
 		}

@@ -277,6 +277,16 @@ func evaluate(me, opp uint64) int { return defaultParams.evaluate(me, opp) }
 // evalScale units per disc (clamped inside the range of real disc scores).
 func (p *evalParams) evaluate(me, opp uint64) int { return p.evaluateFrame(me, opp, nil) }
 
+// evaluateChild is evaluate of the child (me, opp) that the move on sq,
+// turning over flipped, makes from a parent whose frame from the child's
+// mover's view is parent: the child's frame follows by an update
+// (pattern.Frame.Play), far cheaper than reading its patterns again.
+func (p *evalParams) evaluateChild(me, opp uint64, parent *pattern.Frame, sq int, flipped uint64) int {
+	f := *parent
+	f.Play(sq, flipped)
+	return p.evaluateFrame(me, opp, &f)
+}
+
 // evaluateFrame is evaluate given the position's pattern frame from its
 // mover's view (pattern.Frame), when the caller has it; with f nil it reads
 // the patterns from the board. The score is the same.

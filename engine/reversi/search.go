@@ -580,9 +580,7 @@ func (e *Engine) pvsFrame(me, opp uint64, alpha, beta, depth int, theirs *patter
 		case sq == hashMove:
 			key = hashMoveKey
 		case depth >= evalOrderDepth && frames != nil:
-			c := *frames
-			c.Play(sq, f)
-			key = -e.params.evaluateFrame(cme, copp, &c)
+			key = -e.params.evaluateChild(cme, copp, frames, sq, f)
 		case depth >= evalOrderDepth:
 			key = -e.params.evaluate(cme, copp)
 		case depth >= 2:
@@ -658,9 +656,7 @@ func (e *Engine) leaf(me, opp uint64, parent *pattern.Frame, sq int, flipped uin
 	if e.aborted {
 		return 0
 	}
-	f := *parent
-	f.Play(sq, flipped)
-	return e.params.evaluateFrame(me, opp, &f)
+	return e.params.evaluateChild(me, opp, parent, sq, flipped)
 }
 
 // midTableMinDepth is the least remaining depth at which the midgame search
