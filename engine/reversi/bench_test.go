@@ -364,11 +364,34 @@ func BenchmarkFlips(b *testing.B) {
 		}
 	}
 	ms = ms[:4096]
-	b.ResetTimer()
-	var s uint64
-	for i := 0; i < b.N; i++ {
-		m := &ms[i&4095]
-		s += flips(m.me, m.opp, m.sq)
+	b.Run("direct", func(b *testing.B) {
+		var s uint64
+		for i := 0; i < b.N; i++ {
+			m := &ms[i&4095]
+			s += flips(m.me, m.opp, m.sq)
+		}
+		sink = int(s)
+	})
+	// The versions through a function value: slower by the indirect
+	// call, but comparable with one another. In a chain each call's board
+	// depends on the last result, as in a search, where the next move
+	// waits for this one's flips: its time is the latency of a call.
+	for _, v := range flipsVersions {
+		b.Run(v.name, func(b *testing.B) {
+			var s uint64
+			for i := 0; i < b.N; i++ {
+				m := &ms[i&4095]
+				s += v.flips(m.me, m.opp, m.sq)
+			}
+			sink = int(s)
+		})
+		b.Run(v.name+"/chain", func(b *testing.B) {
+			var s uint64
+			for i := 0; i < b.N; i++ {
+				m := &ms[i&4095]
+				s = v.flips(m.me^s&1, m.opp, m.sq)
+			}
+			sink = int(s)
+		})
 	}
-	sink = int(s)
 }

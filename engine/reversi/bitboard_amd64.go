@@ -29,11 +29,41 @@ func legalMovesAVX2(me, opp uint64) uint64
 //go:noescape
 func legalMovesPairAVX2(me, opp uint64) (mine, theirs uint64)
 
-// flips returns the opponent discs that a move by me on sq turns over
-// (flipsGo, bitboard_amd64.s).
+// useAVX512 says whether flips runs on AVX-512: it needs the leading
+// zero count of each 64-bit lane (AVX512CD) on 256-bit registers
+// (AVX512VL).
+var useAVX512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL && cpu.X86.HasAVX512CD
+
+// flips returns the opponent discs that a move by me on sq turns over:
+// flipsGo, on AVX-512 when the processor has it, else flipsTables
+// (bitboard_amd64.s).
 //
 //go:noescape
 func flips(me, opp uint64, sq int) uint64
+
+// flipsTables is flipsGo in assembly without vectors.
+//
+//go:noescape
+func flipsTables(me, opp uint64, sq int) uint64
+
+// flipRays[sq] holds the eight rays from sq, for flips on AVX-512: the
+// four towards higher bits (east, north, north-west, north-east: steps of
+// 1, 8, 7 and 9) then the same four towards lower bits.
+var flipRays = func() (r [64][8]uint64) {
+	steps := [4][2]int{{0, 1}, {1, 0}, {1, -1}, {1, 1}} // rank, file steps
+	for sq := range r {
+		for i, s := range steps {
+			for dir, sign := range [2]int{1, -1} {
+				row, col := sq/8+sign*s[0], sq%8+sign*s[1]
+				for row >= 0 && row < 8 && col >= 0 && col < 8 {
+					r[sq][4*dir+i] |= 1 << uint(row*8+col)
+					row, col = row+sign*s[0], col+sign*s[1]
+				}
+			}
+		}
+	}
+	return r
+}()
 
 // legalMoves returns the squares where the side owning me may move.
 func legalMoves(me, opp uint64) uint64 {

@@ -139,12 +139,70 @@ TEXT ·legalMovesPairAVX2(SB), NOSPLIT, $0-32
 
 // func flips(me, opp uint64, sq int) uint64
 //
+// With AVX-512 (useAVX512) the eight rays from the move's square are worked
+// four to a register, the rays towards higher bits in one and those towards
+// lower bits in another (the masks are flipRays[sq]). Along each ray the
+// first square that is not the opponent's closes the run if it is mine:
+//   - towards higher bits it is the lowest set bit of ^opp & ray
+//     (x & -x), and the flipped discs are the ray's squares below it;
+//   - towards lower bits it is the highest set bit, found with a leading
+//     zero count (VPLZCNTQ, the instruction AVX2 lacks), and the flipped
+//     discs are the ray's squares above it.
+// This is the method of the strong engines' vector code, written here from
+// its description. Without AVX-512 flips is flipsTables.
+TEXT ·flips(SB), NOSPLIT, $0-32
+	CMPB ·useAVX512(SB), $0
+	JEQ  tables
+	MOVQ sq+16(FP), CX
+	ANDQ $63, CX
+	SHLQ $6, CX                     // 64 bytes of masks a square
+	LEAQ ·flipRays(SB), DX
+	VMOVDQU      (DX)(CX*1), Y0     // the rays towards higher bits
+	VMOVDQU      32(DX)(CX*1), Y1   // the rays towards lower bits
+	VPBROADCASTQ me+0(FP), Y2
+	VPBROADCASTQ opp+8(FP), Y3
+	VPXOR        Y5, Y5, Y5         // zero
+	VPCMPEQQ     Y8, Y8, Y8         // all ones: -1 in each lane
+	VPSLLQ       $63, Y8, Y10       // the top bit of each lane
+
+	// Towards higher bits: the lowest square of each ray that is not the
+	// opponent's; if it is mine, the ray's squares below it flip.
+	VPANDN   Y0, Y3, Y4             // Y4 = ray &^ opp
+	VPSUBQ   Y4, Y5, Y6
+	VPAND    Y4, Y6, Y6             // its lowest bit
+	VPAND    Y2, Y6, Y6             // kept if mine: the outflank
+	VPCMPEQQ Y5, Y6, Y7             // lanes with no outflank
+	VPADDQ   Y8, Y6, Y6             // outflank - 1: the squares below it
+	VPAND    Y0, Y6, Y6
+	VPANDN   Y6, Y7, Y6             // nothing where there is no outflank
+
+	// Towards lower bits: the highest such square, by its leading zeros
+	// (64 for an empty lane, and a shift by 64 gives 0).
+	VPANDN   Y1, Y3, Y4             // Y4 = ray &^ opp
+	VPLZCNTQ Y4, Y4
+	VPSRLVQ  Y4, Y10, Y4            // its highest bit
+	VPAND    Y2, Y4, Y4             // kept if mine: the outflank
+	VPADDQ   Y4, Y4, Y4
+	VPSUBQ   Y4, Y5, Y4             // -(2 * outflank): the squares above it
+	VPAND    Y1, Y4, Y4
+
+	VPOR Y4, Y6, Y6
+	FOLD(Y6, X6, X7, AX)
+	VZEROUPPER
+	MOVQ AX, ret+24(FP)
+	RET
+
+tables:
+	JMP ·flipsTables(SB)
+
+// func flipsTables(me, opp uint64, sq int) uint64
+//
 // flipsGo's steps in the same order, with every value in a register: the
 // compiler's code for them keeps five on the stack and takes 88 to 99
 // instructions (with its frame), this 85. Over FFO positions flips ran 15%
 // fewer instructions (cachegrind), and a call took about 12% less time
 // (BenchmarkFlips).
-TEXT ·flips(SB), NOSPLIT, $0-32
+TEXT ·flipsTables(SB), NOSPLIT, $0-32
 	MOVQ me+0(FP), AX
 	MOVQ opp+8(FP), BX
 	MOVQ sq+16(FP), DI

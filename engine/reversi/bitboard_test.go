@@ -115,20 +115,29 @@ func BenchmarkLegalMoves(b *testing.B) {
 	_ = sink
 }
 
-// checkFlips compares flips and flipsGo (the same on other processors
-// than amd64) with the oracle (naiveBoard) on one board, at every empty
-// square (a move there legal or not).
+// flipsVersion is one implementation of flips, named for test messages.
+type flipsVersion struct {
+	name  string
+	flips func(me, opp uint64, sq int) uint64
+}
+
+// flipsVersions are the implementations of flips the tests compare: flips
+// (whichever the processor runs), flipsGo, and the processor's others
+// (platformFlipsVersions).
+var flipsVersions = append([]flipsVersion{{"flips", flips}, {"flipsGo", flipsGo}}, platformFlipsVersions...)
+
+// checkFlips compares every version of flips with the oracle (naiveBoard)
+// on one board, at every empty square (a move there legal or not).
 func checkFlips(t *testing.T, me, opp uint64) {
 	t.Helper()
 	nb := toNaive(me, opp)
 	for m := ^(me | opp); m != 0; m &= m - 1 {
 		sq := bits.TrailingZeros64(m)
 		want := nb.flips(sq)
-		if got := flips(me, opp, sq); got != want {
-			t.Fatalf("flips(%#x, %#x, %d) = %#x, want %#x", me, opp, sq, got, want)
-		}
-		if got := flipsGo(me, opp, sq); got != want {
-			t.Fatalf("flipsGo(%#x, %#x, %d) = %#x, want %#x", me, opp, sq, got, want)
+		for _, v := range flipsVersions {
+			if got := v.flips(me, opp, sq); got != want {
+				t.Fatalf("%s(%#x, %#x, %d) = %#x, want %#x", v.name, me, opp, sq, got, want)
+			}
 		}
 	}
 }

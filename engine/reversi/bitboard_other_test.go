@@ -1,0 +1,7 @@
+//go:build !amd64
+
+package reversi
+
+// platformFlipsVersions: other processors than amd64 have no other flips
+// than flipsGo.
+var platformFlipsVersions []flipsVersion
