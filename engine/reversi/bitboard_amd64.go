@@ -29,9 +29,9 @@ func legalMovesAVX2(me, opp uint64) uint64
 //go:noescape
 func legalMovesPairAVX2(me, opp uint64) (mine, theirs uint64)
 
-// useAVX512 says whether flips runs on AVX-512: it needs the leading
-// zero count of each 64-bit lane (AVX512CD) on 256-bit registers
-// (AVX512VL).
+// useAVX512 says whether flips and the move generation run on AVX-512:
+// flips needs the leading zero count of each 64-bit lane (AVX512CD), and
+// both work on 256-bit registers (AVX512VL).
 var useAVX512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL && cpu.X86.HasAVX512CD
 
 // flips returns the opponent discs that a move by me on sq turns over:
@@ -65,9 +65,24 @@ var flipRays = func() (r [64][8]uint64) {
 	return r
 }()
 
+// legalMovesAVX512 is legalMovesAVX2 with AVX-512's three-input logic
+// (useAVX512).
+//
+//go:noescape
+func legalMovesAVX512(me, opp uint64) uint64
+
+// legalMovesPairAVX512 is legalMovesPairAVX2 with AVX-512's three-input
+// logic (useAVX512).
+//
+//go:noescape
+func legalMovesPairAVX512(me, opp uint64) (mine, theirs uint64)
+
 // legalMoves returns the squares where the side owning me may move.
 func legalMoves(me, opp uint64) uint64 {
-	if useAVX2 {
+	switch {
+	case useAVX512:
+		return legalMovesAVX512(me, opp)
+	case useAVX2:
 		return legalMovesAVX2(me, opp)
 	}
 	return legalMovesGo(me, opp)
@@ -76,7 +91,10 @@ func legalMoves(me, opp uint64) uint64 {
 // legalMovesPair returns both sides' legal moves: those of me
 // (legalMoves(me, opp)) and those of opp (legalMoves(opp, me)).
 func legalMovesPair(me, opp uint64) (mine, theirs uint64) {
-	if useAVX2 {
+	switch {
+	case useAVX512:
+		return legalMovesPairAVX512(me, opp)
+	case useAVX2:
 		return legalMovesPairAVX2(me, opp)
 	}
 	return legalMovesGo(me, opp), legalMovesGo(opp, me)

@@ -114,6 +114,74 @@ TEXT ·legalMovesPairAVX2(SB), NOSPLIT, $0-32
 	MOVQ CX, theirs+24(FP)
 	RET
 
+// MOVES512 is MOVES with AVX-512's three-input logic: each step's
+// t |= x & (t << s) is one shift and one VPTERNLOGQ (0xF8: A | B & C)
+// instead of a shift, an AND and an OR, which shortens the chain of
+// dependent steps by a third.
+#define MOVES512(me, om, t, u, pre, out) \
+	VPSLLVQ    Y14, me, t; \
+	VPAND      om, t, t; \
+	VPSLLVQ    Y14, t, u; \
+	VPTERNLOGQ $0xF8, u, om, t; \
+	VPSLLVQ    Y14, om, pre; \
+	VPAND      om, pre, pre; \
+	VPSLLVQ    Y15, t, u; \
+	VPTERNLOGQ $0xF8, u, pre, t; \
+	VPSLLVQ    Y15, t, u; \
+	VPTERNLOGQ $0xF8, u, pre, t; \
+	VPSLLVQ    Y14, t, out; \
+	VPSRLVQ    Y14, me, t; \
+	VPAND      om, t, t; \
+	VPSRLVQ    Y14, t, u; \
+	VPTERNLOGQ $0xF8, u, om, t; \
+	VPSRLVQ    Y14, pre, pre; \
+	VPSRLVQ    Y15, t, u; \
+	VPTERNLOGQ $0xF8, u, pre, t; \
+	VPSRLVQ    Y15, t, u; \
+	VPTERNLOGQ $0xF8, u, pre, t; \
+	VPSRLVQ    Y14, t, t; \
+	VPOR       t, out, out
+
+// func legalMovesAVX512(me, opp uint64) uint64
+TEXT ·legalMovesAVX512(SB), NOSPLIT, $0-24
+	VMOVDQU      lineShift<>(SB), Y14
+	VMOVDQU      lineShift2<>(SB), Y15
+	VPBROADCASTQ me+0(FP), Y0
+	VPBROADCASTQ opp+8(FP), Y1
+	VPAND        lineMask<>(SB), Y1, Y1
+	MOVES512(Y0, Y1, Y2, Y3, Y4, Y5)
+	FOLD(Y5, X5, X3, AX)
+	VZEROUPPER
+	MOVQ me+0(FP), BX
+	ORQ  opp+8(FP), BX
+	NOTQ BX
+	ANDQ BX, AX
+	MOVQ AX, ret+16(FP)
+	RET
+
+// func legalMovesPairAVX512(me, opp uint64) (mine, theirs uint64)
+TEXT ·legalMovesPairAVX512(SB), NOSPLIT, $0-32
+	VMOVDQU      lineShift<>(SB), Y14
+	VMOVDQU      lineShift2<>(SB), Y15
+	VMOVDQU      lineMask<>(SB), Y13
+	VPBROADCASTQ me+0(FP), Y0
+	VPBROADCASTQ opp+8(FP), Y6
+	VPAND        Y13, Y6, Y1
+	VPAND        Y13, Y0, Y7
+	MOVES512(Y0, Y1, Y2, Y3, Y4, Y5)
+	MOVES512(Y6, Y7, Y8, Y9, Y10, Y11)
+	FOLD(Y5, X5, X3, AX)
+	FOLD(Y11, X11, X9, CX)
+	VZEROUPPER
+	MOVQ  me+0(FP), BX
+	ORQ   opp+8(FP), BX
+	NOTQ  BX
+	ANDQ  BX, AX
+	ANDQ  BX, CX
+	MOVQ  AX, mine+16(FP)
+	MOVQ  CX, theirs+24(FP)
+	RET
+
 // GATHER_DIAGONAL(OFF) adds to R12 the discs flipped along the line
 // lineOf[sq][OFF/8] (its mask at OFF(R13)(DI*1)): both sides' discs on it
 // gathered into a byte by one multiplication (SI holds 0x0101010101010101),

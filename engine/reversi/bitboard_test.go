@@ -18,28 +18,43 @@ func randomDiscs(rng *rand.Rand) (me, opp uint64) {
 	return me, occupied &^ me
 }
 
-// checkLegalMoves compares every version of move generation on one board.
+// movesVersion is one implementation of move generation for both sides,
+// named for test messages.
+type movesVersion struct {
+	name  string
+	moves func(me, opp uint64) (mine, theirs uint64)
+}
+
+// movesVersions are the implementations of move generation the tests
+// compare: legalMoves and legalMovesPair (whichever the processor runs),
+// legalMovesGo, and the processor's others that it can run
+// (platformMovesVersions).
+var movesVersions = append([]movesVersion{
+	{"legalMoves", func(me, opp uint64) (uint64, uint64) { return legalMoves(me, opp), legalMoves(opp, me) }},
+	{"legalMovesPair", legalMovesPair},
+	{"legalMovesGo", func(me, opp uint64) (uint64, uint64) { return legalMovesGo(me, opp), legalMovesGo(opp, me) }},
+}, platformMovesVersions...)
+
+// checkLegalMoves compares every version of move generation with the
+// oracle (naiveBoard) on one board.
 func checkLegalMoves(t *testing.T, me, opp uint64) {
 	t.Helper()
 	forMe, forOpp := toNaive(me, opp), toNaive(opp, me)
 	want, wantTheirs := forMe.moves(), forOpp.moves()
-	if got := legalMovesGo(me, opp); got != want {
-		t.Fatalf("legalMovesGo(%#x, %#x) = %#x, want %#x", me, opp, got, want)
-	}
-	if got := legalMoves(me, opp); got != want {
-		t.Fatalf("legalMoves(%#x, %#x) = %#x, want %#x", me, opp, got, want)
-	}
-	if mine, theirs := legalMovesPair(me, opp); mine != want || theirs != wantTheirs {
-		t.Fatalf("legalMovesPair(%#x, %#x) = %#x, %#x, want %#x, %#x", me, opp, mine, theirs, want, wantTheirs)
+	for _, v := range movesVersions {
+		if mine, theirs := v.moves(me, opp); mine != want || theirs != wantTheirs {
+			t.Fatalf("%s(%#x, %#x) = %#x, %#x, want %#x, %#x", v.name, me, opp, mine, theirs, want, wantTheirs)
+		}
 	}
 }
 
-// TestLegalMoves checks the fast move generation (and on amd64 with AVX2
-// the vector one, which legalMoves then is) against the square-by-square
-// oracle (naiveBoard) on random boards and on the positions of the perft
-// walk's first plies.
+// TestLegalMoves checks every version of move generation against the
+// square-by-square oracle (naiveBoard) on random boards and on the
+// positions of the perft walk's first plies.
 func TestLegalMoves(t *testing.T) {
-	t.Logf("AVX2: %v", useAVX2)
+	for _, v := range movesVersions {
+		t.Logf("testing %s", v.name)
+	}
 	rng := rand.New(rand.NewSource(7))
 	for i := 0; i < 20000; i++ {
 		me, opp := randomDiscs(rng)
@@ -78,8 +93,10 @@ func FuzzLegalMoves(f *testing.F) {
 	})
 }
 
-// BenchmarkLegalMoves times one side's move generation and both sides'
-// (the evaluation's mobility) in plain Go and as legalMoves runs here.
+// BenchmarkLegalMoves times one side's move generation as legalMoves runs
+// here, and both sides' (the evaluation's mobility) in every version. A
+// version's chain makes each board depend on the last result, as in a
+// search: its time is the latency of a call.
 func BenchmarkLegalMoves(b *testing.B) {
 	rng := rand.New(rand.NewSource(1))
 	var boards [256][2]uint64
@@ -87,31 +104,29 @@ func BenchmarkLegalMoves(b *testing.B) {
 		boards[i][0], boards[i][1] = randomDiscs(rng)
 	}
 	var sink uint64
-	b.Run("Go", func(b *testing.B) {
-		for i := 0; i < b.N; i++ {
-			x := &boards[i&255]
-			sink ^= legalMovesGo(x[0], x[1])
-		}
-	})
-	b.Run("legalMoves", func(b *testing.B) {
+	b.Run("direct", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
 			x := &boards[i&255]
 			sink ^= legalMoves(x[0], x[1])
 		}
 	})
-	b.Run("PairGo", func(b *testing.B) {
-		for i := 0; i < b.N; i++ {
-			x := &boards[i&255]
-			sink ^= legalMovesGo(x[0], x[1]) ^ legalMovesGo(x[1], x[0])
-		}
-	})
-	b.Run("Pair", func(b *testing.B) {
-		for i := 0; i < b.N; i++ {
-			x := &boards[i&255]
-			m, o := legalMovesPair(x[0], x[1])
-			sink ^= m ^ o
-		}
-	})
+	for _, v := range movesVersions {
+		b.Run(v.name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				x := &boards[i&255]
+				m, o := v.moves(x[0], x[1])
+				sink ^= m ^ o
+			}
+		})
+		b.Run(v.name+"/chain", func(b *testing.B) {
+			var m uint64
+			for i := 0; i < b.N; i++ {
+				x := &boards[i&255]
+				m, _ = v.moves(x[0]&^(m&1), x[1])
+			}
+			sink ^= m
+		})
+	}
 	_ = sink
 }
 
