@@ -32,7 +32,7 @@ func legalMovesPairAVX2(me, opp uint64) (mine, theirs uint64)
 // useAVX512 says whether flips and the move generation run on AVX-512:
 // flips needs the leading zero count of each 64-bit lane (AVX512CD), and
 // both work on 256-bit registers (AVX512VL).
-var useAVX512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL && cpu.X86.HasAVX512CD
+var useAVX512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL && cpu.X86.HasAVX512CD && cpu.X86.HasPOPCNT
 
 // flips returns the opponent discs that a move by me on sq turns over:
 // flipsGo, on AVX-512 when the processor has it, else flipsTables
@@ -98,4 +98,21 @@ func legalMovesPair(me, opp uint64) (mine, theirs uint64) {
 		return legalMovesPairAVX2(me, opp)
 	}
 	return legalMovesGo(me, opp), legalMovesGo(opp, me)
+}
+
+// solveKeysAVX512 makes the child and the ordering key (solveKey) of every
+// move of moves at a solver node into l, from index 0, and returns their
+// number; odd is oddRegions of the node's empties. It is the solver's loop
+// over its moves in one call (useAVX512): with flips and the children's
+// mobility as calls, each move spilled and reloaded the node's values.
+//
+//go:noescape
+func solveKeysAVX512(me, opp, moves, odd uint64, l *moveList) int
+
+// solveKeys is solveKeysGo, on AVX-512 when the processor has it.
+func solveKeys(me, opp, moves, odd uint64, l *moveList) int {
+	if useAVX512 {
+		return solveKeysAVX512(me, opp, moves, odd, l)
+	}
+	return solveKeysGo(me, opp, moves, odd, l)
 }

@@ -1,4 +1,5 @@
 #include "textflag.h"
+#include "go_asm.h"
 
 // The legal moves of one side in four directions at once: each 64-bit lane
 // of a YMM register works on one direction (east-west, north-south and the
@@ -205,56 +206,61 @@ TEXT ·legalMovesPairAVX512(SB), NOSPLIT, $0-32
 	ANDQ    R10, R11            \
 	ORQ     R11, R12
 
-// func flips(me, opp uint64, sq int) uint64
-//
-// With AVX-512 (useAVX512) the eight rays from the move's square are worked
-// four to a register, the rays towards higher bits in one and those towards
-// lower bits in another (the masks are flipRays[sq]). Along each ray the
-// first square that is not the opponent's closes the run if it is mine:
+// FLIP_RAYS computes in Y6 the discs flipped along the eight rays of a
+// move, four to a register: Y0 holds the rays towards higher bits and Y1
+// those towards lower bits (flipRays[sq]), Y2 the mover's discs and Y3 the
+// opponent's in each lane; Y5 is zero, Y8 all ones and Y10 the top bit of
+// each lane. Along each ray the first square that is not the opponent's
+// closes the run if it is the mover's:
 //   - towards higher bits it is the lowest set bit of ^opp & ray
 //     (x & -x), and the flipped discs are the ray's squares below it;
 //   - towards lower bits it is the highest set bit, found with a leading
-//     zero count (VPLZCNTQ, the instruction AVX2 lacks), and the flipped
-//     discs are the ray's squares above it.
+//     zero count (VPLZCNTQ, the instruction AVX2 lacks; 64 for an empty
+//     lane, and a shift by 64 gives 0), and the flipped discs are the
+//     ray's squares above it.
 // This is the method of the strong engines' vector code, written here from
-// its description. Without AVX-512 flips is flipsTables.
+// its description. Y4 and Y7 are scratch.
+#define FLIP_RAYS \
+	VPANDN   Y0, Y3, Y4; \
+	VPSUBQ   Y4, Y5, Y6; \
+	VPAND    Y4, Y6, Y6; \
+	VPAND    Y2, Y6, Y6; \
+	VPCMPEQQ Y5, Y6, Y7; \
+	VPADDQ   Y8, Y6, Y6; \
+	VPAND    Y0, Y6, Y6; \
+	VPANDN   Y6, Y7, Y6; \
+	VPANDN   Y1, Y3, Y4; \
+	VPLZCNTQ Y4, Y4; \
+	VPSRLVQ  Y4, Y10, Y4; \
+	VPAND    Y2, Y4, Y4; \
+	VPADDQ   Y4, Y4, Y4; \
+	VPSUBQ   Y4, Y5, Y4; \
+	VPAND    Y1, Y4, Y4; \
+	VPOR     Y4, Y6, Y6
+
+// FLIP_CONSTANTS sets Y5, Y8 and Y10 for FLIP_RAYS.
+#define FLIP_CONSTANTS \
+	VPXOR    Y5, Y5, Y5; \
+	VPCMPEQQ Y8, Y8, Y8; \
+	VPSLLQ   $63, Y8, Y10
+
+// func flips(me, opp uint64, sq int) uint64
+//
+// With AVX-512 (useAVX512) FLIP_RAYS on the move's rays; without it,
+// flipsTables.
 TEXT ·flips(SB), NOSPLIT, $0-32
 	CMPB ·useAVX512(SB), $0
 	JEQ  tables
 	MOVQ sq+16(FP), CX
 	ANDQ $63, CX
-	SHLQ $6, CX                     // 64 bytes of masks a square
+	SHLQ $6, CX                     // 64 bytes of rays a square
 	LEAQ ·flipRays(SB), DX
-	VMOVDQU      (DX)(CX*1), Y0     // the rays towards higher bits
-	VMOVDQU      32(DX)(CX*1), Y1   // the rays towards lower bits
+	VMOVDQU      (DX)(CX*1), Y0
+	VMOVDQU      32(DX)(CX*1), Y1
 	VPBROADCASTQ me+0(FP), Y2
 	VPBROADCASTQ opp+8(FP), Y3
-	VPXOR        Y5, Y5, Y5         // zero
-	VPCMPEQQ     Y8, Y8, Y8         // all ones: -1 in each lane
-	VPSLLQ       $63, Y8, Y10       // the top bit of each lane
-
-	// Towards higher bits: the lowest square of each ray that is not the
-	// opponent's; if it is mine, the ray's squares below it flip.
-	VPANDN   Y0, Y3, Y4             // Y4 = ray &^ opp
-	VPSUBQ   Y4, Y5, Y6
-	VPAND    Y4, Y6, Y6             // its lowest bit
-	VPAND    Y2, Y6, Y6             // kept if mine: the outflank
-	VPCMPEQQ Y5, Y6, Y7             // lanes with no outflank
-	VPADDQ   Y8, Y6, Y6             // outflank - 1: the squares below it
-	VPAND    Y0, Y6, Y6
-	VPANDN   Y6, Y7, Y6             // nothing where there is no outflank
-
-	// Towards lower bits: the highest such square, by its leading zeros
-	// (64 for an empty lane, and a shift by 64 gives 0).
-	VPANDN   Y1, Y3, Y4             // Y4 = ray &^ opp
-	VPLZCNTQ Y4, Y4
-	VPSRLVQ  Y4, Y10, Y4            // its highest bit
-	VPAND    Y2, Y4, Y4             // kept if mine: the outflank
-	VPADDQ   Y4, Y4, Y4
-	VPSUBQ   Y4, Y5, Y4             // -(2 * outflank): the squares above it
-	VPAND    Y1, Y4, Y4
-
-	VPOR Y4, Y6, Y6
+	FLIP_CONSTANTS
+	FLIP_RAYS
 	FOLD(Y6, X6, X7, AX)
 	VZEROUPPER
 	MOVQ AX, ret+24(FP)
@@ -334,4 +340,132 @@ TEXT ·flipsTables(SB), NOSPLIT, $0-32
 	GATHER_DIAGONAL(8)
 
 	MOVQ R12, ret+24(FP)
+	RET
+
+// func solveKeysAVX512(me, opp, moves, odd uint64, l *moveList) int
+//
+// solveKey for every move of moves, in one loop with every value in a
+// register: the children (FLIP_RAYS), their mobility (MOVES512) and the
+// key's counts, stored into l from index 0. It returns their number.
+TEXT ·solveKeysAVX512(SB), NOSPLIT, $0-48
+	MOVQ         me+0(FP), AX
+	MOVQ         opp+8(FP), BX
+	MOVQ         moves+16(FP), SI
+	MOVQ         odd+24(FP), R8
+	MOVQ         l+32(FP), DI
+	XORQ         R9, R9                 // R9 = the number of children
+	VPBROADCASTQ me+0(FP), Y2
+	VPBROADCASTQ opp+8(FP), Y3
+	FLIP_CONSTANTS
+	VMOVDQU      lineShift<>(SB), Y14
+	VMOVDQU      lineShift2<>(SB), Y15
+	VMOVDQU      lineMask<>(SB), Y13
+	TESTQ        SI, SI
+	JEQ          keysDone
+
+keysLoop:
+	BSFQ SI, R10                        // R10 = the move's square
+	LEAQ -1(SI), DX
+	ANDQ DX, SI
+
+	// The child: R12 its side to move's discs, R13 the other side's.
+	MOVQ    R10, CX
+	SHLQ    $6, CX
+	LEAQ    ·flipRays(SB), DX
+	VMOVDQU (DX)(CX*1), Y0
+	VMOVDQU 32(DX)(CX*1), Y1
+	FLIP_RAYS
+	FOLD(Y6, X6, X7, R11)
+	MOVQ    R11, R12
+	NOTQ    R12
+	ANDQ    BX, R12
+	MOVQ    AX, R13
+	ORQ     R11, R13
+	BTSQ    R10, R13
+
+	// The replies (the child's legal moves): R15; DX the child's empties.
+	MOVQ         R12, X11
+	VPBROADCASTQ X11, Y11
+	MOVQ         R13, X12
+	VPBROADCASTQ X12, Y12
+	VPAND        Y13, Y12, Y12
+	MOVES512(Y11, Y12, Y4, Y6, Y7, Y9)
+	FOLD(Y9, X9, X7, R15)
+	MOVQ         R12, DX
+	ORQ          R13, DX
+	NOTQ         DX
+	ANDQ         DX, R15
+
+	// R14 = -16 * (replies + corner replies)
+	POPCNTQ R15, R14
+	MOVQ    $0x8100000000000081, CX
+	ANDQ    CX, R15
+	POPCNTQ R15, R15
+	ADDQ    R15, R14
+	SHLQ    $4, R14
+	NEGQ    R14
+
+	// - 2 * potential mobility: the empties around the mover's discs.
+	MOVQ    R13, R15
+	SHLQ    $1, R15
+	MOVQ    $0xFEFEFEFEFEFEFEFE, CX     // notFileA
+	ANDQ    CX, R15
+	MOVQ    R13, R11
+	SHRQ    $1, R11
+	MOVQ    $0x7F7F7F7F7F7F7F7F, CX     // notFileH
+	ANDQ    CX, R11
+	ORQ     R11, R15
+	ORQ     R13, R15
+	MOVQ    R15, R11
+	SHLQ    $8, R11
+	MOVQ    R15, CX
+	SHRQ    $8, CX
+	ORQ     R11, R15
+	ORQ     CX, R15
+	ANDQ    DX, R15
+	POPCNTQ R15, R15
+	SHLQ    $1, R15
+	SUBQ    R15, R14
+
+	// + 4 * the mover's corner-anchored discs (cornerAnchored).
+	MOVQ    $0x8100000000000081, CX
+	MOVQ    R13, R15
+	ANDQ    CX, R15
+	MOVQ    R15, R11
+	SHLQ    $1, R11
+	MOVQ    R15, CX
+	SHRQ    $1, CX
+	ORQ     CX, R11
+	MOVQ    R15, CX
+	SHLQ    $8, CX
+	ORQ     CX, R11
+	MOVQ    R15, CX
+	SHRQ    $8, CX
+	ORQ     CX, R11
+	MOVQ    $0x4281000000008142, CX     // cSquareMask
+	ANDQ    CX, R11
+	ANDQ    R13, R11
+	ORQ     R11, R15
+	POPCNTQ R15, R15
+	SHLQ    $2, R15
+	ADDQ    R15, R14
+
+	// + 4 for a square in an odd region.
+	BTQ     R10, R8
+	SETCS   CX
+	MOVBQZX CX, CX
+	SHLQ    $2, CX
+	ADDQ    CX, R14
+
+	MOVB R10, moveList_sq(DI)(R9*1)
+	MOVL R14, moveList_key(DI)(R9*4)
+	MOVQ R12, moveList_me(DI)(R9*8)
+	MOVQ R13, moveList_opp(DI)(R9*8)
+	INCQ R9
+	TESTQ SI, SI
+	JNE  keysLoop
+
+keysDone:
+	VZEROUPPER
+	MOVQ R9, ret+40(FP)
 	RET

@@ -17,3 +17,8 @@ func legalMovesPair(me, opp uint64) (mine, theirs uint64) {
 // flips returns the opponent discs that a move by me on sq turns over
 // (flipsGo).
 func flips(me, opp uint64, sq int) uint64 { return flipsGo(me, opp, sq) }
+
+// solveKeys is solveKeysGo.
+func solveKeys(me, opp, moves, odd uint64, l *moveList) int {
+	return solveKeysGo(me, opp, moves, odd, l)
+}

@@ -328,6 +328,18 @@ func (e *Engine) solve(me, opp uint64, alpha, beta, empties int) int {
 	l.n = 0
 	odd := oddRegions(^(me | opp))
 	etc := empties-1 >= etcMinEmpties
+	if !etc && empties < shallowOrderEmpties {
+		// Most nodes: the keys of solveKey, made in one call.
+		l.n = solveKeys(me, opp, moves, odd, l)
+		if hashMove >= 0 {
+			for i := range l.n {
+				if int(l.sq[i]) == hashMove {
+					l.key[i] = hashMoveKey
+				}
+			}
+		}
+		moves = 0
+	}
 	for m := moves; m != 0; m &= m - 1 {
 		sq := bits.TrailingZeros64(m)
 		f := flips(me, opp, sq)
@@ -349,12 +361,7 @@ func (e *Engine) solve(me, opp uint64, alpha, beta, empties int) int {
 			// in (fastest first).
 			key = -e.orderSearch(cme, copp, orderDepth(empties)) - orderMobilityWeight*popcount(legalMoves(cme, copp))
 		default:
-			replies := legalMoves(cme, copp)
-			key = -16*popcount(replies) - 16*popcount(replies&cornerMask) - 2*popcount(potentialMoves(cme, copp)) +
-				4*popcount(cornerAnchored(copp))
-			if odd&(1<<uint(sq)) != 0 {
-				key += 4
-			}
+			key = solveKey(cme, copp, sq, odd)
 		}
 		l.sq[l.n], l.key[l.n], l.me[l.n], l.opp[l.n] = int8(sq), int32(key), cme, copp
 		l.n++
@@ -492,6 +499,37 @@ var quadrantOf = func() (q [64]uint64) {
 	}
 	return q
 }()
+
+// solveKey is the solver's ordering key for the child (cme, copp) reached
+// by a move on sq, below shallowOrderEmpties (fastest first): the
+// opponent's replies, double for corners, its potential mobility, the
+// mover's corner-anchored discs, and parity (odd is oddRegions of the
+// parent's empties).
+func solveKey(cme, copp uint64, sq int, odd uint64) int {
+	replies := legalMoves(cme, copp)
+	key := -16*popcount(replies) - 16*popcount(replies&cornerMask) - 2*popcount(potentialMoves(cme, copp)) +
+		4*popcount(cornerAnchored(copp))
+	if odd&(1<<uint(sq)) != 0 {
+		key += 4
+	}
+	return key
+}
+
+// solveKeysGo makes the child and the key (solveKey) of every move of moves
+// at a solver node into l, from index 0, and returns their number; odd is
+// oddRegions of the node's empties. solveKeys is this function, or the same
+// in assembly.
+func solveKeysGo(me, opp, moves, odd uint64, l *moveList) int {
+	n := 0
+	for ; moves != 0; moves &= moves - 1 {
+		sq := bits.TrailingZeros64(moves)
+		f := flips(me, opp, sq)
+		cme, copp := opp&^f, me|f|1<<uint(sq)
+		l.sq[n], l.key[n], l.me[n], l.opp[n] = int8(sq), int32(solveKey(cme, copp, sq, odd)), cme, copp
+		n++
+	}
+	return n
+}
 
 // cornerAnchored returns the discs of mine on corners and on the C-squares
 // beside a corner of its own: a cheap stand-in for stable discs (both kinds

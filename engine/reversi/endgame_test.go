@@ -267,3 +267,49 @@ func TestSolveAspirationEnds(t *testing.T) {
 		t.Errorf("without f1: %s %+d, the move's own solve %+d (%v); want a move other than f1, at most -6", r.Best, r.Score, -child.Score, err)
 	}
 }
+
+// checkSolveKeys compares solveKeys (in assembly on amd64 with AVX-512)
+// with solveKeysGo and with solveKey on one board: the same children, in
+// the same order, with the same keys.
+func checkSolveKeys(t *testing.T, me, opp uint64) {
+	t.Helper()
+	moves := legalMoves(me, opp)
+	odd := oddRegions(^(me | opp))
+	var got, want moveList
+	n, wantN := solveKeys(me, opp, moves, odd, &got), solveKeysGo(me, opp, moves, odd, &want)
+	if n != wantN || n != bits.OnesCount64(moves) {
+		t.Fatalf("solveKeys(%#x, %#x): %d children, solveKeysGo %d, moves %d", me, opp, n, wantN, bits.OnesCount64(moves))
+	}
+	for i := range n {
+		sq := int(want.sq[i])
+		f := flips(me, opp, sq)
+		if key := solveKey(opp&^f, me|f|1<<uint(sq), sq, odd); int(want.key[i]) != key {
+			t.Fatalf("solveKeysGo(%#x, %#x)[%d]: key %d, solveKey %d", me, opp, i, want.key[i], key)
+		}
+		if got.sq[i] != want.sq[i] || got.key[i] != want.key[i] || got.me[i] != want.me[i] || got.opp[i] != want.opp[i] {
+			t.Fatalf("solveKeys(%#x, %#x)[%d] = %d %d %#x %#x, want %d %d %#x %#x", me, opp, i,
+				got.sq[i], got.key[i], got.me[i], got.opp[i], want.sq[i], want.key[i], want.me[i], want.opp[i])
+		}
+	}
+}
+
+// TestSolveKeys checks the solver's children and keys on random boards and
+// the perft walk's first plies.
+func TestSolveKeys(t *testing.T) {
+	t.Logf("AVX-512: %v", useAVX512)
+	rng := rand.New(rand.NewSource(9))
+	for range 20000 {
+		me, opp := randomDiscs(rng)
+		checkSolveKeys(t, me, opp)
+	}
+	walkGame(Start(), 4, func(p Position) { checkSolveKeys(t, p.me, p.opp) })
+}
+
+// FuzzSolveKeys checks the solver's children and keys on any pair of disc
+// sets (the overlap of the two is given to me).
+func FuzzSolveKeys(f *testing.F) {
+	addDiscSeeds(f)
+	f.Fuzz(func(t *testing.T, me, opp uint64) {
+		checkSolveKeys(t, me, opp&^me)
+	})
+}
