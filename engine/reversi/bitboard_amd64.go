@@ -1,6 +1,10 @@
 package reversi
 
-import "golang.org/x/sys/cpu"
+import (
+	"unsafe"
+
+	"golang.org/x/sys/cpu"
+)
 
 // Move generation was a fifth of the search's instructions (both sides'
 // moves at every leaf, for the evaluation's mobility, and the side to
@@ -116,3 +120,8 @@ func solveKeys(me, opp, moves, odd uint64, l *moveList) int {
 	}
 	return solveKeysGo(me, opp, moves, odd, l)
 }
+
+// prefetch hints the processor to load the cache line at p (PREFETCHT0).
+//
+//go:noescape
+func prefetch(p unsafe.Pointer)

@@ -469,3 +469,9 @@ keysDone:
 	VZEROUPPER
 	MOVQ R9, ret+40(FP)
 	RET
+
+// func prefetch(p unsafe.Pointer)
+TEXT ·prefetch(SB), NOSPLIT, $0-8
+	MOVQ       p+0(FP), AX
+	PREFETCHT0 (AX)
+	RET

@@ -2,8 +2,13 @@
 
 package reversi
 
-// useAVX2 is false: the vector move generation is for amd64 only.
-const useAVX2 = false
+import "unsafe"
+
+// useAVX2 and useAVX512 are false: the vector code is for amd64 only.
+const (
+	useAVX2   = false
+	useAVX512 = false
+)
 
 // legalMoves returns the squares where the side owning me may move.
 func legalMoves(me, opp uint64) uint64 { return legalMovesGo(me, opp) }
@@ -22,3 +27,6 @@ func flips(me, opp uint64, sq int) uint64 { return flipsGo(me, opp, sq) }
 func solveKeys(me, opp, moves, odd uint64, l *moveList) int {
 	return solveKeysGo(me, opp, moves, odd, l)
 }
+
+// prefetch does nothing: the hint is written for amd64 only.
+func prefetch(p unsafe.Pointer) {}

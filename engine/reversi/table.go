@@ -1,6 +1,9 @@
 package reversi
 
-import "math/bits"
+import (
+	"math/bits"
+	"unsafe"
+)
 
 // zobrist holds one random key per (byte position, byte value) of the two
 // bitboards: the hash of a position is the XOR of 16 lookups. It is Zobrist
@@ -186,3 +189,9 @@ func worth(e ttEntry, gen uint8) int {
 
 // popcount is bits.OnesCount64, named for brevity in the search code.
 func popcount(x uint64) int { return bits.OnesCount64(x) }
+
+// prefetch asks the processor to bring the bucket of hash h into its cache,
+// ahead of the probe that will read it.
+func (t *table) prefetch(h uint64) {
+	prefetch(unsafe.Pointer(&t.entries[h&t.mask]))
+}
