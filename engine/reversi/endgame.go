@@ -329,7 +329,7 @@ func (e *Engine) solve(me, opp uint64, alpha, beta, empties int) int {
 	odd := oddRegions(^(me | opp))
 	etc := empties-1 >= etcMinEmpties
 	if !etc && empties < shallowOrderEmpties {
-		// Most nodes: the keys of solveKey, made in one call.
+		// Most nodes: the children and their keys (solveKey) in one call.
 		l.n = solveKeys(me, opp, moves, odd, l)
 		if hashMove >= 0 {
 			for i := range l.n {
@@ -338,33 +338,33 @@ func (e *Engine) solve(me, opp uint64, alpha, beta, empties int) int {
 				}
 			}
 		}
-		moves = 0
-	}
-	for m := moves; m != 0; m &= m - 1 {
-		sq := bits.TrailingZeros64(m)
-		f := flips(me, opp, sq)
-		cme, copp := opp&^f, me|f|1<<uint(sq)
-		if etc {
-			// Enhanced transposition cut-off: a child already proven
-			// bad enough for the opponent ends this node at once.
-			if ent, ok := e.end.probe(cme, copp); ok && ent.conf >= e.endConf && -int(ent.upper) >= beta {
-				return -int(ent.upper)
+	} else {
+		for m := moves; m != 0; m &= m - 1 {
+			sq := bits.TrailingZeros64(m)
+			f := flips(me, opp, sq)
+			cme, copp := opp&^f, me|f|1<<uint(sq)
+			if etc {
+				// Enhanced transposition cut-off: a child already proven
+				// bad enough for the opponent ends this node at once.
+				if ent, ok := e.end.probe(cme, copp); ok && ent.conf >= e.endConf && -int(ent.upper) >= beta {
+					return -int(ent.upper)
+				}
 			}
+			var key int
+			switch {
+			case sq == hashMove:
+				key = hashMoveKey
+			case empties >= shallowOrderEmpties:
+				// Midgame knowledge orders best high in the tree: a
+				// shallow search of the reply, with the opponent's
+				// mobility weighted in (fastest first).
+				key = -e.orderSearch(cme, copp, orderDepth(empties)) - orderMobilityWeight*popcount(legalMoves(cme, copp))
+			default:
+				key = solveKey(cme, copp, sq, odd)
+			}
+			l.sq[l.n], l.key[l.n], l.me[l.n], l.opp[l.n] = int8(sq), int32(key), cme, copp
+			l.n++
 		}
-		var key int
-		switch {
-		case sq == hashMove:
-			key = hashMoveKey
-		case empties >= shallowOrderEmpties:
-			// Midgame knowledge orders best high in the tree: a shallow
-			// search of the reply, with the opponent's mobility weighted
-			// in (fastest first).
-			key = -e.orderSearch(cme, copp, orderDepth(empties)) - orderMobilityWeight*popcount(legalMoves(cme, copp))
-		default:
-			key = solveKey(cme, copp, sq, odd)
-		}
-		l.sq[l.n], l.key[l.n], l.me[l.n], l.opp[l.n] = int8(sq), int32(key), cme, copp
-		l.n++
 	}
 
 	alpha0 := alpha
