@@ -124,6 +124,22 @@ func solveKeys(me, opp, moves, odd uint64, l *moveList) int {
 	return solveKeysGo(me, opp, moves, odd, l)
 }
 
+// orderKeysAVX512 makes the child and the key (orderKey) of every move of
+// moves into l, from index 0, and returns their number: the midgame
+// search's loop over its moves two plies above the leaves, in one call
+// (useAVX512), as solveKeysAVX512 is the solver's.
+//
+//go:noescape
+func orderKeysAVX512(me, opp, moves uint64, l *moveList) int
+
+// orderKeys is orderKeysGo, on AVX-512 when the processor has it.
+func orderKeys(me, opp, moves uint64, l *moveList) int {
+	if useAVX512 {
+		return orderKeysAVX512(me, opp, moves, l)
+	}
+	return orderKeysGo(me, opp, moves, l)
+}
+
 // prefetch hints the processor to load the cache line at p (PREFETCHT0).
 //
 //go:noescape

@@ -470,6 +470,88 @@ keysDone:
 	MOVQ R9, ret+40(FP)
 	RET
 
+// func orderKeysAVX512(me, opp, moves uint64, l *moveList) int
+//
+// orderKey for every move of moves, in one loop with every value in a
+// register, as solveKeysAVX512 does for the solver's key: the children
+// (FLIP_RAYS), the opponent's replies (MOVES512), stored into l from index
+// 0. It returns their number.
+TEXT ·orderKeysAVX512(SB), NOSPLIT, $0-40
+	MOVQ         me+0(FP), AX
+	MOVQ         opp+8(FP), BX
+	MOVQ         moves+16(FP), SI
+	MOVQ         l+24(FP), DI
+	XORQ         R9, R9                 // R9 = the number of children
+	VPBROADCASTQ me+0(FP), Y2
+	VPBROADCASTQ opp+8(FP), Y3
+	FLIP_CONSTANTS
+	VMOVDQU      lineShift<>(SB), Y14
+	VMOVDQU      lineShift2<>(SB), Y15
+	VMOVDQU      lineMask<>(SB), Y13
+	MOVQ         $0x8100000000000081, R8 // cornerMask
+	TESTQ        SI, SI
+	JEQ          orderDone
+
+orderLoop:
+	BSFQ SI, R10                        // R10 = the move's square
+	LEAQ -1(SI), DX
+	ANDQ DX, SI
+
+	// The child: R12 its side to move's discs, R13 the other side's.
+	MOVQ    R10, CX
+	SHLQ    $6, CX
+	LEAQ    ·flipRays(SB), DX
+	VMOVDQU (DX)(CX*1), Y0
+	VMOVDQU 32(DX)(CX*1), Y1
+	FLIP_RAYS
+	FOLD(Y6, X6, X7, R11)
+	MOVQ    R11, R12
+	NOTQ    R12
+	ANDQ    BX, R12
+	MOVQ    AX, R13
+	ORQ     R11, R13
+	BTSQ    R10, R13
+
+	// The replies: R15.
+	MOVQ         R12, X11
+	VPBROADCASTQ X11, Y11
+	MOVQ         R13, X12
+	VPBROADCASTQ X12, Y12
+	VPAND        Y13, Y12, Y12
+	MOVES512(Y11, Y12, Y4, Y6, Y7, Y9)
+	FOLD(Y9, X9, X7, R15)
+	MOVQ         R12, DX
+	ORQ          R13, DX
+	NOTQ         DX
+	ANDQ         DX, R15
+
+	// R14 = -16 * replies - 32 * corner replies, + 64 for a corner move.
+	POPCNTQ R15, R14
+	ANDQ    R8, R15
+	POPCNTQ R15, R15
+	ADDQ    R15, R15
+	ADDQ    R15, R14
+	SHLQ    $4, R14
+	NEGQ    R14
+	BTQ     R10, R8
+	SETCS   CX
+	MOVBQZX CX, CX
+	SHLQ    $6, CX
+	ADDQ    CX, R14
+
+	MOVB R10, moveList_sq(DI)(R9*1)
+	MOVL R14, moveList_key(DI)(R9*4)
+	MOVQ R12, moveList_me(DI)(R9*8)
+	MOVQ R13, moveList_opp(DI)(R9*8)
+	INCQ R9
+	TESTQ SI, SI
+	JNE  orderLoop
+
+orderDone:
+	VZEROUPPER
+	MOVQ R9, ret+32(FP)
+	RET
+
 // func prefetch(p unsafe.Pointer)
 TEXT ·prefetch(SB), NOSPLIT, $0-8
 	MOVQ       p+0(FP), AX

@@ -28,5 +28,8 @@ func solveKeys(me, opp, moves, odd uint64, l *moveList) int {
 	return solveKeysGo(me, opp, moves, odd, l)
 }
 
+// orderKeys is orderKeysGo.
+func orderKeys(me, opp, moves uint64, l *moveList) int { return orderKeysGo(me, opp, moves, l) }
+
 // prefetch does nothing: the hint is written for amd64 only.
 func prefetch(p unsafe.Pointer) {}

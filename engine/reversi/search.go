@@ -571,31 +571,42 @@ func (e *Engine) pvsFrame(me, opp uint64, alpha, beta, depth int, theirs *patter
 		}
 		moves = 0 // listed
 	}
-	for m := moves; m != 0; m &= m - 1 {
-		sq := bits.TrailingZeros64(m)
-		f := flips(me, opp, sq)
-		cme, copp := opp&^f, me|f|1<<uint(sq)
-		var key int
-		switch {
-		case sq == hashMove:
-			key = hashMoveKey
-		case depth >= evalOrderDepth && frames != nil:
-			key = -e.params.evaluateChild(cme, copp, frames, sq, f)
-		case depth >= evalOrderDepth:
-			key = -e.params.evaluate(cme, copp)
-		case depth >= 2:
-			key = orderKey(cme, copp, sq)
-		default:
-			key = squareKey[sq]
+	if depth >= 2 && depth < evalOrderDepth {
+		// Two plies above the leaves: the children and their keys
+		// (orderKey) in one call.
+		l.n = orderKeys(me, opp, moves, l)
+		if hashMove >= 0 {
+			for i := range l.n {
+				if int(l.sq[i]) == hashMove {
+					l.key[i] = hashMoveKey
+				}
+			}
 		}
-		l.sq[l.n], l.key[l.n], l.me[l.n], l.opp[l.n] = int8(sq), int32(key), cme, copp
-		l.n++
-		if depth > midTableMinDepth {
-			// The child will probe the table (a cache miss, most of
-			// the time): start the load now, while the other children
-			// are made and keyed. Same nodes; BenchmarkMidgame 4-6%
-			// faster.
-			e.mid.prefetch(hashPosition(cme, copp))
+	} else {
+		for m := moves; m != 0; m &= m - 1 {
+			sq := bits.TrailingZeros64(m)
+			f := flips(me, opp, sq)
+			cme, copp := opp&^f, me|f|1<<uint(sq)
+			var key int
+			switch {
+			case sq == hashMove:
+				key = hashMoveKey
+			case depth >= evalOrderDepth && frames != nil:
+				key = -e.params.evaluateChild(cme, copp, frames, sq, f)
+			case depth >= evalOrderDepth:
+				key = -e.params.evaluate(cme, copp)
+			default:
+				key = squareKey[sq]
+			}
+			l.sq[l.n], l.key[l.n], l.me[l.n], l.opp[l.n] = int8(sq), int32(key), cme, copp
+			l.n++
+			if depth > midTableMinDepth {
+				// The child will probe the table (a cache miss, most of
+				// the time): start the load now, while the other children
+				// are made and keyed. Same nodes; BenchmarkMidgame 4-6%
+				// faster.
+				e.mid.prefetch(hashPosition(cme, copp))
+			}
 		}
 	}
 
@@ -675,6 +686,21 @@ const midTableMinDepth = 2
 // it such nodes are rare and an exact solve could take far longer than the
 // depth-limited search the caller asked for.
 const midgameSolveEmpties = 14
+
+// orderKeysGo makes the child and the key (orderKey) of every move of
+// moves into l, from index 0, and returns their number. orderKeys is this
+// function, or the same in assembly.
+func orderKeysGo(me, opp, moves uint64, l *moveList) int {
+	n := 0
+	for ; moves != 0; moves &= moves - 1 {
+		sq := bits.TrailingZeros64(moves)
+		f := flips(me, opp, sq)
+		cme, copp := opp&^f, me|f|1<<uint(sq)
+		l.sq[n], l.key[n], l.me[n], l.opp[n] = int8(sq), int32(orderKey(cme, copp, sq)), cme, copp
+		n++
+	}
+	return n
+}
 
 // orderKey ranks a move for ordering near the leaves: fewer replies for the
 // opponent is better, corners are good, X-squares next to an empty corner

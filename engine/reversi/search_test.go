@@ -541,3 +541,47 @@ func TestSquareClasses(t *testing.T) {
 		t.Fatalf("classes cover %#x, not the board", all)
 	}
 }
+
+// checkOrderKeys compares orderKeys (in assembly on amd64 with AVX-512)
+// with orderKeysGo and with orderKey on one board: the same children, in
+// the same order, with the same keys.
+func checkOrderKeys(t *testing.T, me, opp uint64) {
+	t.Helper()
+	moves := legalMoves(me, opp)
+	var got, want moveList
+	n, wantN := orderKeys(me, opp, moves, &got), orderKeysGo(me, opp, moves, &want)
+	if n != wantN || n != bits.OnesCount64(moves) {
+		t.Fatalf("orderKeys(%#x, %#x): %d children, orderKeysGo %d, moves %d", me, opp, n, wantN, bits.OnesCount64(moves))
+	}
+	for i := range n {
+		sq := int(want.sq[i])
+		f := flips(me, opp, sq)
+		if key := orderKey(opp&^f, me|f|1<<uint(sq), sq); int(want.key[i]) != key {
+			t.Fatalf("orderKeysGo(%#x, %#x)[%d]: key %d, orderKey %d", me, opp, i, want.key[i], key)
+		}
+		if got.sq[i] != want.sq[i] || got.key[i] != want.key[i] || got.me[i] != want.me[i] || got.opp[i] != want.opp[i] {
+			t.Fatalf("orderKeys(%#x, %#x)[%d] = %d %d %#x %#x, want %d %d %#x %#x", me, opp, i,
+				got.sq[i], got.key[i], got.me[i], got.opp[i], want.sq[i], want.key[i], want.me[i], want.opp[i])
+		}
+	}
+}
+
+// TestOrderKeys checks the midgame's children and keys two plies above the
+// leaves on random boards and the perft walk's first plies.
+func TestOrderKeys(t *testing.T) {
+	rng := rand.New(rand.NewSource(11))
+	for range 20000 {
+		me, opp := randomDiscs(rng)
+		checkOrderKeys(t, me, opp)
+	}
+	walkGame(Start(), 4, func(p Position) { checkOrderKeys(t, p.me, p.opp) })
+}
+
+// FuzzOrderKeys checks the midgame's children and keys on any pair of disc
+// sets (the overlap of the two is given to me).
+func FuzzOrderKeys(f *testing.F) {
+	addDiscSeeds(f)
+	f.Fuzz(func(t *testing.T, me, opp uint64) {
+		checkOrderKeys(t, me, opp&^me)
+	})
+}
