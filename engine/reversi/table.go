@@ -76,6 +76,7 @@ func newTable(sizeBytes int) *table {
 		n *= 2
 	}
 	t := &table{entries: make([]ttEntry, n), mask: uint64(n-1) &^ 1}
+	adviseHugePages(t.entries) // before clear writes the pages
 	t.clear()
 	return t
 }

@@ -1,0 +1,6 @@
+//go:build !linux
+
+package reversi
+
+// adviseHugePages does nothing off Linux.
+func adviseHugePages(entries []ttEntry) {}
