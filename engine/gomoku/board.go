@@ -42,7 +42,7 @@ type Board struct {
 
 	cells [maxCells]uint8
 	// keys[c][d][i]: the neighbours of i on line d seen by colour c.
-	keys [2][4][maxCells]uint32
+	keys [2][4][maxCells]uint16
 	// pats[c][d][i]: the table entry (pattern and flags) of a stone of colour c at i on line d.
 	pats [2][4][maxCells]uint8
 	// threat[c][i]: the threat class of a stone of colour c at i (all four lines).
@@ -106,14 +106,14 @@ func (b *Board) reset() {
 			continue
 		}
 		for d, off := range b.dirs {
-			var key uint32
+			var key uint16
 			for k := -5; k <= 5; k++ {
 				if k == 0 {
 					continue
 				}
 				j := i + k*off
 				if j < 0 || j >= maxCells || b.cells[j] == cellWall {
-					key |= keyBlocked << keyShift(k)
+					key += keyBlocked * keyWeight(k)
 				}
 			}
 			b.keys[Black][d][i] = key
@@ -323,7 +323,7 @@ func (b *Board) takeBack(full bool) {
 	b.stones--
 	b.hash ^= zobrist[c][i]
 	b.cells[i] = cellEmpty
-	b.setNeighbours(i, c, keyEmpty, keyEmpty, full)
+	b.setNeighbours(i, c, -keyOwn, -keyBlocked, full)
 	if full {
 		b.addNear(i, -1)
 	}
@@ -339,11 +339,12 @@ func (b *Board) takeBack(full bool) {
 	b.winLine = nil
 }
 
-// setNeighbours writes the code of the stone at i (own for c, blocked for
-// the other colour; or empty for both when taking it back) into the keys of
-// the intersections within five steps on its four lines, and refreshes
-// their patterns. full is false for the threat search's light play
-// (threatboard.go), which skips the evaluation's sums.
+// setNeighbours adds the code of the stone at i (own for c, blocked for
+// the other colour: ownCode and otherCode are keyOwn and keyBlocked when
+// placing it, their negatives when taking it back, whose digit goes back to
+// empty) to the keys of the intersections within five steps on its four
+// lines, and refreshes their patterns. full is false for the threat
+// search's light play (threatboard.go), which skips the evaluation's sums.
 //
 // This is the hottest code of the engine (two thirds of a search's time,
 // most of it under the VCF), so it is written for speed: each side of each
@@ -351,25 +352,28 @@ func (b *Board) takeBack(full bool) {
 // at the first wall. Stopping there changes nothing: the wall is at least
 // five cells wide on every side (pad), so every later cell within five
 // steps is a wall too, which the plain loop would skip one by one.
-func (b *Board) setNeighbours(i int, c Color, ownCode, otherCode uint32, full bool) {
+func (b *Board) setNeighbours(i int, c Color, ownCode, otherCode int, full bool) {
 	o := c.Other()
 	tabC := patternTables[boolIndex(b.rule.exactFive(c))]
 	tabO := patternTables[boolIndex(b.rule.exactFive(o))]
+	// The digit's change for each colour, as uint16: adding the negative
+	// of a code wraps around, which is its subtraction.
+	dc, do := uint16(ownCode), uint16(otherCode)
 	for d, off := range b.dirs {
 		keysC, keysO := &b.keys[c][d], &b.keys[o][d]
 		patsC, patsO := &b.pats[c][d], &b.pats[o][d]
 		// The stone is at offset -k from a cell k steps ahead of it, and at
-		// +k from a cell k steps behind it: keyShift(-k) = 2*(5-k),
-		// keyShift(k) = 2*(k+4).
+		// +k from a cell k steps behind it: keyWeight(-k) = keyDigit[5-k],
+		// keyWeight(k) = keyDigit[k+4].
 		j := i
 		for k := 1; k <= 5; k++ {
 			j += off
 			if b.cells[j] == cellWall {
 				break
 			}
-			sh := uint(2 * (5 - k))
-			kc := keysC[j]&^(3<<sh) | ownCode<<sh
-			ko := keysO[j]&^(3<<sh) | otherCode<<sh
+			w := keyDigit[5-k]
+			kc := keysC[j] + dc*w
+			ko := keysO[j] + do*w
 			keysC[j], keysO[j] = kc, ko
 			// Far from the stone the pattern often stays the same: then
 			// the point's class and value stand.
@@ -388,9 +392,9 @@ func (b *Board) setNeighbours(i int, c Color, ownCode, otherCode uint32, full bo
 			if b.cells[j] == cellWall {
 				break
 			}
-			sh := uint(2 * (k + 4))
-			kc := keysC[j]&^(3<<sh) | ownCode<<sh
-			ko := keysO[j]&^(3<<sh) | otherCode<<sh
+			w := keyDigit[k+4]
+			kc := keysC[j] + dc*w
+			ko := keysO[j] + do*w
 			keysC[j], keysO[j] = kc, ko
 			if pc := tabC[kc]; pc != patsC[j] {
 				patsC[j] = pc

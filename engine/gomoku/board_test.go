@@ -337,7 +337,7 @@ func TestPlayErrors(t *testing.T) {
 // state is everything Play and Undo maintain, for exact comparisons.
 type state struct {
 	cells      [maxCells]uint8
-	keys       [2][4][maxCells]uint32
+	keys       [2][4][maxCells]uint16
 	pats       [2][4][maxCells]uint8
 	threat     [2][maxCells]threat
 	value      [2][maxCells]int32

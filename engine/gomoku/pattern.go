@@ -4,10 +4,13 @@ package gomoku
 //
 // For every empty (and occupied) intersection, every direction and every
 // colour the board keeps a key: the ten intersections around it on that line
-// (five on each side), two bits each, seen from that colour: empty, own
-// stone, or blocked (an opponent's stone or the edge). A precomputed table
-// turns the key into the pattern that a stone of that colour would make if
-// it were played there. A move changes only the keys of the forty
+// (five on each side), one base-3 digit each, seen from that colour: empty,
+// own stone, or blocked (an opponent's stone or the edge). A precomputed
+// table turns the key into the pattern that a stone of that colour would
+// make if it were played there. Base 3 rather than two bits a cell: the key
+// fits in 16 bits and the table has 3^10 = 59,049 entries (58 KiB) instead
+// of 2^20 (1 MiB), which stayed out of the caches on the play and undo that
+// are most of a search's time; and a neighbour's change is one addition. A move changes only the keys of the forty
 // intersections within five steps of it on its four lines, so nothing is
 // rescanned.
 
@@ -36,7 +39,7 @@ const overlineBit = 0x10
 // patternMask extracts the pattern from a table entry.
 const patternMask = 0x0f
 
-// Key cell codes, two bits each.
+// Key cell codes, one base-3 digit each.
 const (
 	keyEmpty   = 0
 	keyOwn     = 1
@@ -47,18 +50,26 @@ const (
 // enough to tell an exact five from an overline.
 const keyCells = 10
 
-// keyShift returns the bit position in a key of the neighbour at offset k
-// (k in -5..-1, 1..5).
-func keyShift(k int) uint {
+// numKeys is the number of keys: 3^keyCells.
+const numKeys = 59049
+
+// keyDigit holds the powers of three: keyDigit[n] is the weight of a key's
+// digit n.
+var keyDigit = [keyCells]uint16{1, 3, 9, 27, 81, 243, 729, 2187, 6561, 19683}
+
+// keyWeight returns the weight in a key of the neighbour at offset k (k in
+// -5..-1, 1..5): digits 0-4 are the cells before the point (offset -5
+// first), digits 5-9 the cells after it.
+func keyWeight(k int) uint16 {
 	if k < 0 {
-		return uint(2 * (k + 5))
+		return keyDigit[k+5]
 	}
-	return uint(2 * (k + 4))
+	return keyDigit[k+4]
 }
 
 // patternTables[exact] maps a key to a table entry; exact selects the
 // exactly-five rule.
-var patternTables [2][]uint8
+var patternTables [2]*[numKeys]uint8
 
 func init() {
 	patternTables[0] = buildPatternTable(false)
@@ -73,7 +84,7 @@ func lineOf(key uint32) (l [11]uint8) {
 			l[5] = keyOwn
 			continue
 		}
-		l[k+5] = uint8(key>>keyShift(k)) & 3
+		l[k+5] = uint8(key / uint32(keyWeight(k)) % 3)
 	}
 	return l
 }
@@ -94,15 +105,15 @@ func runThrough(l *[11]uint8, i int) (n, lo, hi int) {
 // buildPatternTable classifies every key. Keys are visited from the most
 // own stones to the fewest, so that "one more stone at j" is always a key
 // already classified.
-func buildPatternTable(exact bool) []uint8 {
-	table := make([]uint8, 1<<(2*keyCells))
+func buildPatternTable(exact bool) *[numKeys]uint8 {
+	table := new([numKeys]uint8)
 	var buckets [keyCells + 1][]uint32
 	var digits [keyCells]uint32
 	for {
 		var key uint32
 		own := 0
 		for i, d := range digits {
-			key |= d << (2 * uint(i))
+			key += d * uint32(keyDigit[i])
 			if d == keyOwn {
 				own++
 			}
@@ -130,7 +141,7 @@ func buildPatternTable(exact bool) []uint8 {
 }
 
 // classify computes the table entry of one key.
-func classify(table []uint8, key uint32, exact bool) uint8 {
+func classify(table *[numKeys]uint8, key uint32, exact bool) uint8 {
 	l := lineOf(key)
 	n, _, _ := runThrough(&l, 5)
 	if n >= 5 && !(exact && n > 5) {
@@ -165,7 +176,7 @@ func classify(table []uint8, key uint32, exact bool) uint8 {
 		if k == 0 || l[k+5] != keyEmpty {
 			continue
 		}
-		p := pattern(table[key|keyOwn<<keyShift(k)] & patternMask)
+		p := pattern(table[key+keyOwn*uint32(keyWeight(k))] & patternMask)
 		if p > best {
 			best = p
 		}

@@ -9,7 +9,7 @@ import (
 // VCF reads.
 type lightState struct {
 	cells      [maxCells]uint8
-	keys       [2][4][maxCells]uint32
+	keys       [2][4][maxCells]uint16
 	pats       [2][4][maxCells]uint8
 	threat     [2][maxCells]threat
 	value      [2][maxCells]int32
