@@ -48,17 +48,20 @@ type Board struct {
 	// threat[c][i]: the threat class of a stone of colour c at i (all four lines).
 	threat [2][maxCells]threat
 	// value[c][i]: the pattern score of a stone of colour c at i, which
-	// orders moves; evalValue[c][r][i] is its value in the evaluation when
-	// c has role r (to move or just moved; eval.go, evaltable.go).
-	value     [2][maxCells]int32
-	evalValue [2][2][maxCells]int32
+	// orders moves.
+	value [2][maxCells]int32
+	// pointIdx[c][i]: the index in pointTable of the four patterns of
+	// pats[c][0..3][i], kept with them: its entry holds threat[c][i],
+	// value[c][i] and the point's values in the evaluation (eval.go,
+	// evaltable.go).
+	pointIdx [2][maxCells]uint16
 	// near[i]: stones within two steps (5x5 square) of i; candidates have near > 0.
 	near [maxCells]uint8
 
 	// total[c] sums value[c] over empty points; classCount[c][t] counts empty
 	// points whose threat class for c is t. Both are kept incrementally.
 	total      [2]int32
-	evalTotal  [2][2]int32 // the same sums of evalValue, per role
+	evalTotal  [2][2]int32 // the same sums of the evaluation's values, per role
 	classCount [2][numThreats]int16
 
 	hash    uint64
@@ -135,8 +138,9 @@ func (b *Board) reset() {
 			}
 			b.refreshPoint(c, i)
 			b.total[c] += b.value[c][i]
-			b.evalTotal[c][0] += b.evalValue[c][0][i]
-			b.evalTotal[c][1] += b.evalValue[c][1][i]
+			e := &pointTable[b.pointIdx[c][i]]
+			b.evalTotal[c][0] += e.eval[0]
+			b.evalTotal[c][1] += e.eval[1]
 			b.classCount[c][b.threat[c][i]]++
 		}
 	}
@@ -297,9 +301,10 @@ func (b *Board) place(i int, full bool) {
 	b.cells[i] = uint8(c) + 1
 	for t := Black; t <= White; t++ {
 		if full {
+			e := &pointTable[b.pointIdx[t][i]]
 			b.total[t] -= b.value[t][i]
-			b.evalTotal[t][0] -= b.evalValue[t][0][i]
-			b.evalTotal[t][1] -= b.evalValue[t][1][i]
+			b.evalTotal[t][0] -= e.eval[0]
+			b.evalTotal[t][1] -= e.eval[1]
 		}
 		b.classCount[t][b.threat[t][i]]--
 	}
@@ -329,9 +334,10 @@ func (b *Board) takeBack(full bool) {
 	}
 	for t := Black; t <= White; t++ {
 		if full {
+			e := &pointTable[b.pointIdx[t][i]]
 			b.total[t] += b.value[t][i]
-			b.evalTotal[t][0] += b.evalValue[t][0][i]
-			b.evalTotal[t][1] += b.evalValue[t][1][i]
+			b.evalTotal[t][0] += e.eval[0]
+			b.evalTotal[t][1] += e.eval[1]
 		}
 		b.classCount[t][b.threat[t][i]]++
 	}
@@ -359,9 +365,11 @@ func (b *Board) setNeighbours(i int, c Color, ownCode, otherCode int, full bool)
 	// The digit's change for each colour, as uint16: adding the negative
 	// of a code wraps around, which is its subtraction.
 	dc, do := uint16(ownCode), uint16(otherCode)
+	pointC, pointO := &b.pointIdx[c], &b.pointIdx[o]
 	for d, off := range b.dirs {
 		keysC, keysO := &b.keys[c][d], &b.keys[o][d]
 		patsC, patsO := &b.pats[c][d], &b.pats[o][d]
+		wd := pointWeight[d]
 		// The stone is at offset -k from a cell k steps ahead of it, and at
 		// +k from a cell k steps behind it: keyWeight(-k) = keyDigit[5-k],
 		// keyWeight(k) = keyDigit[k+4].
@@ -378,12 +386,14 @@ func (b *Board) setNeighbours(i int, c Color, ownCode, otherCode int, full bool)
 			// Far from the stone the pattern often stays the same: then
 			// the point's class and value stand.
 			if pc := tabC[kc]; pc != patsC[j] {
+				k := pointC[j] + (uint16(pc&patternMask)-uint16(patsC[j]&patternMask))*wd
 				patsC[j] = pc
-				b.refreshCounted(c, j, full)
+				b.refreshCounted(c, j, k, full)
 			}
 			if po := tabO[ko]; po != patsO[j] {
+				k := pointO[j] + (uint16(po&patternMask)-uint16(patsO[j]&patternMask))*wd
 				patsO[j] = po
-				b.refreshCounted(o, j, full)
+				b.refreshCounted(o, j, k, full)
 			}
 		}
 		j = i
@@ -397,60 +407,73 @@ func (b *Board) setNeighbours(i int, c Color, ownCode, otherCode int, full bool)
 			ko := keysO[j] + do*w
 			keysC[j], keysO[j] = kc, ko
 			if pc := tabC[kc]; pc != patsC[j] {
+				k := pointC[j] + (uint16(pc&patternMask)-uint16(patsC[j]&patternMask))*wd
 				patsC[j] = pc
-				b.refreshCounted(c, j, full)
+				b.refreshCounted(c, j, k, full)
 			}
 			if po := tabO[ko]; po != patsO[j] {
+				k := pointO[j] + (uint16(po&patternMask)-uint16(patsO[j]&patternMask))*wd
 				patsO[j] = po
-				b.refreshCounted(o, j, full)
+				b.refreshCounted(o, j, k, full)
 			}
 		}
 	}
 }
 
-// refreshCounted recomputes the threat class and value of j for colour c and
-// keeps the totals, which count empty points only. It is refreshPoint with
-// the totals updated by the differences, one table lookup for both. When
-// full is false (a light play, threatboard.go) the evaluation's sums and
-// evalValue are left alone: the threat search never reads them, and the
-// light undo restores the patterns they were computed from.
-func (b *Board) refreshCounted(c Color, j int, full bool) {
-	p := &b.pats[c]
-	const n = int(numPatterns)
-	k := int(p[0][j]&patternMask)*n*n*n + int(p[1][j]&patternMask)*n*n +
-		int(p[2][j]&patternMask)*n + int(p[3][j]&patternMask)
+// pointWeight[d] is the weight of direction d's pattern in a pointTable
+// index: numPatterns^(3-d). When the pattern of a point's line d changes,
+// its index changes by the patterns' difference times pointWeight[d]
+// (setNeighbours; uint16 arithmetic wraps, so a decrease is an addition
+// too).
+var pointWeight = [4]uint16{nP * nP * nP, nP * nP, nP, 1}
+
+// nP is numPatterns as a uint16 constant.
+const nP = uint16(numPatterns)
+
+// refreshCounted sets the pointTable index of j for colour c to k (after
+// a change of one of its patterns), updates its threat class and value,
+// and keeps the totals, which count empty points only, by the differences
+// between the old and the new entry. When full is false (a light play,
+// threatboard.go) the evaluation's sums are left alone: the threat search
+// never reads them, and the light undo restores the index they are
+// computed from.
+//
+// The index is kept with the patterns rather than recomputed from the
+// four of them, and the evaluation's values are read from the table
+// rather than kept per point: together a quarter fewer instructions in
+// this, the engine's hottest function (docs/benchmarks.md, twenty-eighth
+// session).
+func (b *Board) refreshCounted(c Color, j int, k uint16, full bool) {
 	e := &pointTable[k]
 	if b.cells[j] == cellEmpty {
 		if full {
-			b.total[c] += e.value - b.value[c][j]
-			b.evalTotal[c][0] += e.eval[0] - b.evalValue[c][0][j]
-			b.evalTotal[c][1] += e.eval[1] - b.evalValue[c][1][j]
+			old := &pointTable[b.pointIdx[c][j]]
+			b.total[c] += e.value - old.value
+			b.evalTotal[c][0] += e.eval[0] - old.eval[0]
+			b.evalTotal[c][1] += e.eval[1] - old.eval[1]
 		}
 		if t := b.threat[c][j]; t != e.threat {
 			b.classCount[c][t]--
 			b.classCount[c][e.threat]++
 		}
 	}
+	b.pointIdx[c][j] = k
 	b.threat[c][j] = e.threat
 	b.value[c][j] = e.value
-	if full {
-		b.evalValue[c][0][j] = e.eval[0]
-		b.evalValue[c][1][j] = e.eval[1]
-	}
 }
 
-// refreshPoint recomputes threat[c][j] and value[c][j] from the four
-// patterns, by one lookup in pointTable.
+// refreshPoint recomputes pointIdx[c][j], threat[c][j] and value[c][j] from
+// the four patterns.
 func (b *Board) refreshPoint(c Color, j int) {
 	p := &b.pats[c]
-	const n = int(numPatterns)
-	k := int(p[0][j]&patternMask)*n*n*n + int(p[1][j]&patternMask)*n*n +
-		int(p[2][j]&patternMask)*n + int(p[3][j]&patternMask)
-	e := pointTable[k]
+	var k uint16
+	for d := range p {
+		k += uint16(p[d][j]&patternMask) * pointWeight[d]
+	}
+	e := &pointTable[k]
+	b.pointIdx[c][j] = k
 	b.threat[c][j] = e.threat
 	b.value[c][j] = e.value
-	b.evalValue[c][0][j] = e.eval[0]
-	b.evalValue[c][1][j] = e.eval[1]
 }
 
 // pointEntry is what the four line patterns of a point make together.

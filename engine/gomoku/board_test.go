@@ -341,7 +341,7 @@ type state struct {
 	pats       [2][4][maxCells]uint8
 	threat     [2][maxCells]threat
 	value      [2][maxCells]int32
-	evalValue  [2][2][maxCells]int32
+	pointIdx   [2][maxCells]uint16
 	near       [maxCells]uint8
 	total      [2]int32
 	evalTotal  [2][2]int32
@@ -352,7 +352,7 @@ type state struct {
 }
 
 func snapshot(b *Board) state {
-	return state{b.cells, b.keys, b.pats, b.threat, b.value, b.evalValue, b.near, b.total, b.evalTotal, b.classCount, b.hash, b.stones, b.won}
+	return state{b.cells, b.keys, b.pats, b.threat, b.value, b.pointIdx, b.near, b.total, b.evalTotal, b.classCount, b.hash, b.stones, b.won}
 }
 
 // randomGame plays random legal moves near the stones until the game ends

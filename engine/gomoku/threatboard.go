@@ -4,7 +4,7 @@ package gomoku
 // attacker's four and the defender's block), and the board update is most
 // of its cost. The VCF reads only the cells, the hash, the line patterns,
 // the threat classes with their counts, the ordering values and the win;
-// never the evaluation's sums (total, evalTotal, evalValue) nor the
+// never the evaluation's sums (total, evalTotal) nor the
 // neighbour counts (near). playLight and undoLight keep what the VCF reads
 // exactly as play and undo do and leave the rest untouched. Between a
 // playLight and its undoLight the untouched fields are stale, so nothing in
