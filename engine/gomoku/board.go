@@ -3,6 +3,7 @@ package gomoku
 import (
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // Errors returned by IsLegal, Play and Undo; test with errors.Is.
@@ -67,6 +68,13 @@ type Board struct {
 	hash    uint64
 	history []int // cell indices, in move order
 	stones  int
+
+	// undos[n] holds what the n-th stone's play changed, for takeBack to
+	// restore instead of recomputing: the totals before it, and where its
+	// changes start in changes, which lists each neighbour's pattern on
+	// the stone's line and pointTable index as they were before it.
+	undos   []undoRecord
+	changes []pointChange
 
 	winner  Color
 	won     bool
@@ -147,6 +155,8 @@ func (b *Board) reset() {
 	b.near = [maxCells]uint8{}
 	b.hash = 0
 	b.history = b.history[:0]
+	b.undos = b.undos[:0]
+	b.changes = b.changes[:0]
 	b.stones = 0
 	b.won = false
 	b.winLine = nil
@@ -241,6 +251,8 @@ func (b *Board) WinningLine() []Point {
 func (b *Board) Clone() *Board {
 	c := *b
 	c.history = append([]int(nil), b.history...)
+	c.undos = append([]undoRecord(nil), b.undos...)
+	c.changes = append([]pointChange(nil), b.changes...)
 	c.winLine = append([]Point(nil), b.winLine...)
 	return &c
 }
@@ -296,6 +308,10 @@ func (b *Board) undo() { b.takeBack(true) }
 func (b *Board) place(i int, full bool) {
 	c := b.ToMove()
 	b.history = append(b.history, i)
+	b.undos = append(b.undos, undoRecord{changes: len(b.changes), total: b.total, evalTotal: b.evalTotal, classCount: b.classCount})
+	if cap(b.changes)-len(b.changes) < maxChanges {
+		b.changes = slices.Grow(b.changes, maxChanges)
+	}
 	b.stones++
 	b.hash ^= zobrist[c][i]
 	b.cells[i] = uint8(c) + 1
@@ -308,7 +324,7 @@ func (b *Board) place(i int, full bool) {
 		}
 		b.classCount[t][b.threat[t][i]]--
 	}
-	b.setNeighbours(i, c, keyOwn, keyBlocked, full)
+	b.setNeighbours(i, c, full)
 	if full {
 		b.addNear(i, 1)
 	}
@@ -328,48 +344,110 @@ func (b *Board) takeBack(full bool) {
 	b.stones--
 	b.hash ^= zobrist[c][i]
 	b.cells[i] = cellEmpty
-	b.setNeighbours(i, c, -keyOwn, -keyBlocked, full)
+	b.clearKeys(i, c)
+	u := &b.undos[n]
+	for _, ch := range b.changes[u.changes:] {
+		t, d, j := ch.color(), ch.dir(), int(ch.cell)
+		b.pats[t][d][j] = ch.pat
+		b.pointIdx[t][j] = ch.index
+		e := &pointTable[ch.index]
+		b.threat[t][j] = e.threat
+		b.value[t][j] = e.value
+	}
+	b.changes = b.changes[:u.changes]
+	// A light play left the evaluation's sums alone: restoring them is
+	// then a no-op.
+	b.total, b.evalTotal, b.classCount = u.total, u.evalTotal, u.classCount
+	b.undos = b.undos[:n]
 	if full {
 		b.addNear(i, -1)
-	}
-	for t := Black; t <= White; t++ {
-		if full {
-			e := &pointTable[b.pointIdx[t][i]]
-			b.total[t] += b.value[t][i]
-			b.evalTotal[t][0] += e.eval[0]
-			b.evalTotal[t][1] += e.eval[1]
-		}
-		b.classCount[t][b.threat[t][i]]++
 	}
 	b.won = false
 	b.winLine = nil
 }
 
-// setNeighbours adds the code of the stone at i (own for c, blocked for
-// the other colour: ownCode and otherCode are keyOwn and keyBlocked when
-// placing it, their negatives when taking it back, whose digit goes back to
-// empty) to the keys of the intersections within five steps on its four
-// lines, and refreshes their patterns. full is false for the threat
-// search's light play (threatboard.go), which skips the evaluation's sums.
+// undoRecord is what takeBack restores of one play besides its changes:
+// the totals before it, and where its changes start.
+type undoRecord struct {
+	changes    int
+	total      [2]int32
+	evalTotal  [2][2]int32
+	classCount [2][numThreats]int16
+}
+
+// pointChange is one point's pattern on one line and pointTable index for
+// one colour before a play changed them (the threat class and value
+// follow from the index).
+type pointChange struct {
+	cell  uint16
+	index uint16
+	pat   uint8
+	cd    uint8 // colour<<2 | direction
+}
+
+func (ch pointChange) color() Color { return Color(ch.cd >> 2) }
+func (ch pointChange) dir() int     { return int(ch.cd & 3) }
+
+// maxChanges bounds the changes of one play: two colours' patterns at the
+// forty points within five steps of the stone on its lines.
+const maxChanges = 2 * 4 * 2 * 5
+
+// clearKeys takes the stone of colour c at i out of the keys of the points
+// within five steps on its four lines (the digit goes back to empty), the
+// first half of setNeighbours' undoing; takeBack restores the patterns and
+// what follows from them from the play's changes.
+func (b *Board) clearKeys(i int, c Color) {
+	o := c.Other()
+	for d, off := range b.dirs {
+		keysC, keysO := &b.keys[c][d], &b.keys[o][d]
+		j := i
+		for k := 1; k <= 5; k++ {
+			j += off
+			if b.cells[j] == cellWall {
+				break
+			}
+			w := keyDigit[5-k]
+			keysC[j] -= keyOwn * w
+			keysO[j] -= keyBlocked * w
+		}
+		j = i
+		for k := 1; k <= 5; k++ {
+			j -= off
+			if b.cells[j] == cellWall {
+				break
+			}
+			w := keyDigit[k+4]
+			keysC[j] -= keyOwn * w
+			keysO[j] -= keyBlocked * w
+		}
+	}
+}
+
+// setNeighbours adds the stone of colour c at i to the keys of the
+// intersections within five steps on its four lines (own for c, blocked
+// for the other colour), refreshes their patterns, and logs each change
+// in b.changes for takeBack. full is false for the threat search's light
+// play (threatboard.go), which skips the evaluation's sums.
 //
 // This is the hottest code of the engine (two thirds of a search's time,
 // most of it under the VCF), so it is written for speed: each side of each
 // line is its own loop over pointers to the line's arrays, and a side stops
 // at the first wall. Stopping there changes nothing: the wall is at least
 // five cells wide on every side (pad), so every later cell within five
-// steps is a wall too, which the plain loop would skip one by one.
-func (b *Board) setNeighbours(i int, c Color, ownCode, otherCode int, full bool) {
+// steps is a wall too, which the plain loop would skip one by one. The
+// caller has made room for maxChanges changes.
+func (b *Board) setNeighbours(i int, c Color, full bool) {
 	o := c.Other()
 	tabC := patternTables[boolIndex(b.rule.exactFive(c))]
 	tabO := patternTables[boolIndex(b.rule.exactFive(o))]
-	// The digit's change for each colour, as uint16: adding the negative
-	// of a code wraps around, which is its subtraction.
-	dc, do := uint16(ownCode), uint16(otherCode)
 	pointC, pointO := &b.pointIdx[c], &b.pointIdx[o]
+	log := b.changes[len(b.changes):cap(b.changes)]
+	n := 0
 	for d, off := range b.dirs {
 		keysC, keysO := &b.keys[c][d], &b.keys[o][d]
 		patsC, patsO := &b.pats[c][d], &b.pats[o][d]
 		wd := pointWeight[d]
+		cdC, cdO := uint8(c)<<2|uint8(d), uint8(o)<<2|uint8(d)
 		// The stone is at offset -k from a cell k steps ahead of it, and at
 		// +k from a cell k steps behind it: keyWeight(-k) = keyDigit[5-k],
 		// keyWeight(k) = keyDigit[k+4].
@@ -380,17 +458,21 @@ func (b *Board) setNeighbours(i int, c Color, ownCode, otherCode int, full bool)
 				break
 			}
 			w := keyDigit[5-k]
-			kc := keysC[j] + dc*w
-			ko := keysO[j] + do*w
+			kc := keysC[j] + keyOwn*w
+			ko := keysO[j] + keyBlocked*w
 			keysC[j], keysO[j] = kc, ko
 			// Far from the stone the pattern often stays the same: then
 			// the point's class and value stand.
 			if pc := tabC[kc]; pc != patsC[j] {
+				log[n] = pointChange{cell: uint16(j), index: pointC[j], pat: patsC[j], cd: cdC}
+				n++
 				k := pointC[j] + (uint16(pc&patternMask)-uint16(patsC[j]&patternMask))*wd
 				patsC[j] = pc
 				b.refreshCounted(c, j, k, full)
 			}
 			if po := tabO[ko]; po != patsO[j] {
+				log[n] = pointChange{cell: uint16(j), index: pointO[j], pat: patsO[j], cd: cdO}
+				n++
 				k := pointO[j] + (uint16(po&patternMask)-uint16(patsO[j]&patternMask))*wd
 				patsO[j] = po
 				b.refreshCounted(o, j, k, full)
@@ -403,21 +485,26 @@ func (b *Board) setNeighbours(i int, c Color, ownCode, otherCode int, full bool)
 				break
 			}
 			w := keyDigit[k+4]
-			kc := keysC[j] + dc*w
-			ko := keysO[j] + do*w
+			kc := keysC[j] + keyOwn*w
+			ko := keysO[j] + keyBlocked*w
 			keysC[j], keysO[j] = kc, ko
 			if pc := tabC[kc]; pc != patsC[j] {
+				log[n] = pointChange{cell: uint16(j), index: pointC[j], pat: patsC[j], cd: cdC}
+				n++
 				k := pointC[j] + (uint16(pc&patternMask)-uint16(patsC[j]&patternMask))*wd
 				patsC[j] = pc
 				b.refreshCounted(c, j, k, full)
 			}
 			if po := tabO[ko]; po != patsO[j] {
+				log[n] = pointChange{cell: uint16(j), index: pointO[j], pat: patsO[j], cd: cdO}
+				n++
 				k := pointO[j] + (uint16(po&patternMask)-uint16(patsO[j]&patternMask))*wd
 				patsO[j] = po
 				b.refreshCounted(o, j, k, full)
 			}
 		}
 	}
+	b.changes = b.changes[:len(b.changes)+n]
 }
 
 // pointWeight[d] is the weight of direction d's pattern in a pointTable
