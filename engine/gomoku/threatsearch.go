@@ -93,11 +93,12 @@ func (e *Engine) vcf(b *Board, ply, depth int) bool {
 	}
 	var buf [maxMoves]scored
 	moves := buf[:0]
-	if b.classCount[opp][tFive] > 0 {
-		var fb [8]int
-		cells := b.fiveCells(opp, fb[:0])
-		c := cells[0]
-		if len(cells) > 1 || !isFourClass(b.threat[me][c]) || !b.legalFor(me, c) {
+	if n := b.classCount[opp][tFive]; n > 0 {
+		if n > 1 {
+			return false
+		}
+		c := b.onlyFiveCell(opp)
+		if !isFourClass(b.threat[me][c]) || !b.legalFor(me, c) {
 			return false
 		}
 		moves = append(moves, scored{move: c})
