@@ -100,6 +100,35 @@ var moveScoreTable = [numMoveFeatures]int32{
 	161, 180, 0, 0,
 }
 
+// moveTerms[0][k] is the sum of the values of the side to move's best
+// pattern and pattern-value bucket (featMinePattern, featMineValue) at a
+// point whose four patterns have pointTable index k; moveTerms[1][k] the
+// same for the opponent (featOppPattern, featOppValue). Summing them once
+// here saved the move score its eight pattern reads and two bucket
+// computations per move (docs/benchmarks.md, twenty-eighth session). They
+// are computed from moveScoreTable at start-up, so a change of that table
+// at run time would not reach them; nothing changes it.
+var moveTerms = buildMoveTerms()
+
+func buildMoveTerms() (t [2][]int16) {
+	const n = int(numPatterns)
+	for r, f := range [2][2]int{{featMinePattern, featMineValue}, {featOppPattern, featOppValue}} {
+		t[r] = make([]int16, len(pointTable))
+		for k := range pointTable {
+			best := pNone
+			for d, q := 0, k; d < 4; d, q = d+1, q/n {
+				best = max(best, pattern(q%n))
+			}
+			v := moveScoreTable[f[0]+int(best)] + moveScoreTable[f[1]+valueBucket(pointTable[k].value)]
+			if int32(int16(v)) != v {
+				panic("gomoku: move score term out of int16 range")
+			}
+			t[r][k] = int16(v)
+		}
+	}
+	return t
+}
+
 // moveScorer scores the moves of one position: it holds what the
 // features read that does not depend on the move.
 type moveScorer struct {
@@ -122,14 +151,13 @@ func newMoveScorer(b *Board) moveScorer {
 
 // score returns the fitted score of the move at the empty cell i, in
 // hundredths of a logit: the sum of its features' values (moveFeatures).
+// The features of one side's point alone (best pattern, pattern value)
+// come summed from moveTerms.
 func (s *moveScorer) score(i int) int32 {
 	b := s.b
 	x, y := i%b.stride, i/b.stride
 	v := moveScoreTable[featClassPair+int(b.threat[s.me][i])*int(numThreats)+int(b.threat[s.opp][i])] +
-		moveScoreTable[featMinePattern+int(b.maxPattern(s.me, i))] +
-		moveScoreTable[featOppPattern+int(b.maxPattern(s.opp, i))] +
-		moveScoreTable[featMineValue+valueBucket(b.value[s.me][i])] +
-		moveScoreTable[featOppValue+valueBucket(b.value[s.opp][i])]
+		int32(moveTerms[0][b.pointIdx[s.me][i]]) + int32(moveTerms[1][b.pointIdx[s.opp][i]])
 	for k, f := range [2]int{featDistLast, featDistPrev} {
 		d := max(abs(x-s.last[k].x), abs(y-s.last[k].y))
 		v += moveScoreTable[f+min(d, numDistances)-1]

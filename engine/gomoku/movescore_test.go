@@ -29,6 +29,39 @@ func TestMoveFeatures(t *testing.T) {
 	}
 }
 
+// TestMoveScoreFeatures checks that the move score (with its summed
+// terms, moveTerms) is the sum of the values of the move's features on
+// every candidate of a few game positions, for both sides to move.
+func TestMoveScoreFeatures(t *testing.T) {
+	for _, p := range safeChoicePositions[:5] {
+		b := boardFrom(t, Freestyle, p.record)
+		for pass := 0; pass < 2; pass++ {
+			s := newMoveScorer(b)
+			for i, last := b.firstCell(), b.lastCell(); i <= last; i++ {
+				if b.cells[i] != cellEmpty || b.near[i] == 0 {
+					continue
+				}
+				var buf [8]int
+				var want int32
+				for _, f := range moveFeatures(b, i, buf[:0]) {
+					want += moveScoreTable[f]
+				}
+				if got := s.score(i); got != want {
+					t.Errorf("%s %v: score %d, features sum to %d", p.record, b.point(i), got, want)
+				}
+			}
+			// The other side to move: play a quiet far point (a corner).
+			if pass == 0 {
+				corner := b.index(Point{0, 0})
+				if b.cells[corner] != cellEmpty {
+					break
+				}
+				b.play(corner)
+			}
+		}
+	}
+}
+
 // TestMoveScoreRanks checks the fitted score on plain cases: a move that
 // makes an open three beside the last stones scores above a quiet point
 // far from them, and a four-three above the open three.
