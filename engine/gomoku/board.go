@@ -437,17 +437,14 @@ func (b *Board) clearKeys(i int, c Color) {
 // steps is a wall too, which the plain loop would skip one by one. The
 // caller has made room for maxChanges changes.
 func (b *Board) setNeighbours(i int, c Color, full bool) {
-	o := c.Other()
-	tabC := patternTables[boolIndex(b.rule.exactFive(c))]
-	tabO := patternTables[boolIndex(b.rule.exactFive(o))]
-	pointC, pointO := &b.pointIdx[c], &b.pointIdx[o]
+	vc, vo := b.view(c), b.view(c.Other())
 	log := b.changes[len(b.changes):cap(b.changes)]
 	n := 0
 	for d, off := range b.dirs {
-		keysC, keysO := &b.keys[c][d], &b.keys[o][d]
-		patsC, patsO := &b.pats[c][d], &b.pats[o][d]
+		keysC, keysO := &vc.keys[d], &vo.keys[d]
+		patsC, patsO := &vc.pats[d], &vo.pats[d]
 		wd := pointWeight[d]
-		cdC, cdO := uint8(c)<<2|uint8(d), uint8(o)<<2|uint8(d)
+		cdC, cdO := uint8(c)<<2|uint8(d), uint8(c.Other())<<2|uint8(d)
 		// The stone is at offset -k from a cell k steps ahead of it, and at
 		// +k from a cell k steps behind it: keyWeight(-k) = keyDigit[5-k],
 		// keyWeight(k) = keyDigit[k+4].
@@ -463,19 +460,19 @@ func (b *Board) setNeighbours(i int, c Color, full bool) {
 			keysC[j], keysO[j] = kc, ko
 			// Far from the stone the pattern often stays the same: then
 			// the point's class and value stand.
-			if pc := tabC[kc]; pc != patsC[j] {
-				log[n] = pointChange{cell: uint16(j), index: pointC[j], pat: patsC[j], cd: cdC}
+			if pc := vc.tab[kc]; pc != patsC[j] {
+				log[n] = pointChange{cell: uint16(j), index: vc.pointIdx[j], pat: patsC[j], cd: cdC}
 				n++
-				k := pointC[j] + (uint16(pc&patternMask)-uint16(patsC[j]&patternMask))*wd
+				k := vc.pointIdx[j] + (uint16(pc&patternMask)-uint16(patsC[j]&patternMask))*wd
 				patsC[j] = pc
-				b.refreshCounted(c, j, k, full)
+				b.refreshCounted(&vc, j, k, full)
 			}
-			if po := tabO[ko]; po != patsO[j] {
-				log[n] = pointChange{cell: uint16(j), index: pointO[j], pat: patsO[j], cd: cdO}
+			if po := vo.tab[ko]; po != patsO[j] {
+				log[n] = pointChange{cell: uint16(j), index: vo.pointIdx[j], pat: patsO[j], cd: cdO}
 				n++
-				k := pointO[j] + (uint16(po&patternMask)-uint16(patsO[j]&patternMask))*wd
+				k := vo.pointIdx[j] + (uint16(po&patternMask)-uint16(patsO[j]&patternMask))*wd
 				patsO[j] = po
-				b.refreshCounted(o, j, k, full)
+				b.refreshCounted(&vo, j, k, full)
 			}
 		}
 		j = i
@@ -488,23 +485,55 @@ func (b *Board) setNeighbours(i int, c Color, full bool) {
 			kc := keysC[j] + keyOwn*w
 			ko := keysO[j] + keyBlocked*w
 			keysC[j], keysO[j] = kc, ko
-			if pc := tabC[kc]; pc != patsC[j] {
-				log[n] = pointChange{cell: uint16(j), index: pointC[j], pat: patsC[j], cd: cdC}
+			if pc := vc.tab[kc]; pc != patsC[j] {
+				log[n] = pointChange{cell: uint16(j), index: vc.pointIdx[j], pat: patsC[j], cd: cdC}
 				n++
-				k := pointC[j] + (uint16(pc&patternMask)-uint16(patsC[j]&patternMask))*wd
+				k := vc.pointIdx[j] + (uint16(pc&patternMask)-uint16(patsC[j]&patternMask))*wd
 				patsC[j] = pc
-				b.refreshCounted(c, j, k, full)
+				b.refreshCounted(&vc, j, k, full)
 			}
-			if po := tabO[ko]; po != patsO[j] {
-				log[n] = pointChange{cell: uint16(j), index: pointO[j], pat: patsO[j], cd: cdO}
+			if po := vo.tab[ko]; po != patsO[j] {
+				log[n] = pointChange{cell: uint16(j), index: vo.pointIdx[j], pat: patsO[j], cd: cdO}
 				n++
-				k := pointO[j] + (uint16(po&patternMask)-uint16(patsO[j]&patternMask))*wd
+				k := vo.pointIdx[j] + (uint16(po&patternMask)-uint16(patsO[j]&patternMask))*wd
 				patsO[j] = po
-				b.refreshCounted(o, j, k, full)
+				b.refreshCounted(&vo, j, k, full)
 			}
 		}
 	}
 	b.changes = b.changes[:len(b.changes)+n]
+}
+
+// colourView addresses one colour's per-point arrays, totals and pattern
+// table once, for the loops of a play that update them point by point
+// (setNeighbours, refreshCounted): indexing b.threat[c][j] and the like
+// at every point recomputed the colour's offset and checked its bounds
+// each time (docs/benchmarks.md, twenty-eighth session).
+type colourView struct {
+	keys       *[4][maxCells]uint16
+	pats       *[4][maxCells]uint8
+	pointIdx   *[maxCells]uint16
+	threat     *[maxCells]threat
+	value      *[maxCells]int32
+	total      *int32
+	evalTotal  *[2]int32
+	classCount *[numThreats]int16
+	tab        *[1 << 16]uint8 // the colour's pattern table (patternTables)
+}
+
+// view returns colour c's view of b.
+func (b *Board) view(c Color) colourView {
+	return colourView{
+		keys:       &b.keys[c],
+		pats:       &b.pats[c],
+		pointIdx:   &b.pointIdx[c],
+		threat:     &b.threat[c],
+		value:      &b.value[c],
+		total:      &b.total[c],
+		evalTotal:  &b.evalTotal[c],
+		classCount: &b.classCount[c],
+		tab:        patternTables[boolIndex(b.rule.exactFive(c))],
+	}
 }
 
 // pointWeight[d] is the weight of direction d's pattern in a pointTable
@@ -517,7 +546,7 @@ var pointWeight = [4]uint16{nP * nP * nP, nP * nP, nP, 1}
 // nP is numPatterns as a uint16 constant.
 const nP = uint16(numPatterns)
 
-// refreshCounted sets the pointTable index of j for colour c to k (after
+// refreshCounted sets the pointTable index of j for v's colour to k (after
 // a change of one of its patterns), updates its threat class and value,
 // and keeps the totals, which count empty points only, by the differences
 // between the old and the new entry. When full is false (a light play,
@@ -530,23 +559,23 @@ const nP = uint16(numPatterns)
 // rather than kept per point: together a quarter fewer instructions in
 // this, the engine's hottest function (docs/benchmarks.md, twenty-eighth
 // session).
-func (b *Board) refreshCounted(c Color, j int, k uint16, full bool) {
+func (b *Board) refreshCounted(v *colourView, j int, k uint16, full bool) {
 	e := &pointTable[k]
 	if b.cells[j] == cellEmpty {
 		if full {
-			old := &pointTable[b.pointIdx[c][j]]
-			b.total[c] += e.value - old.value
-			b.evalTotal[c][0] += e.eval[0] - old.eval[0]
-			b.evalTotal[c][1] += e.eval[1] - old.eval[1]
+			old := &pointTable[v.pointIdx[j]]
+			*v.total += e.value - old.value
+			v.evalTotal[0] += e.eval[0] - old.eval[0]
+			v.evalTotal[1] += e.eval[1] - old.eval[1]
 		}
-		if t := b.threat[c][j]; t != e.threat {
-			b.classCount[c][t]--
-			b.classCount[c][e.threat]++
+		if t := v.threat[j]; t != e.threat {
+			v.classCount[t]--
+			v.classCount[e.threat]++
 		}
 	}
-	b.pointIdx[c][j] = k
-	b.threat[c][j] = e.threat
-	b.value[c][j] = e.value
+	v.pointIdx[j] = k
+	v.threat[j] = e.threat
+	v.value[j] = e.value
 }
 
 // refreshPoint recomputes pointIdx[c][j], threat[c][j] and value[c][j] from

@@ -68,8 +68,10 @@ func keyWeight(k int) uint16 {
 }
 
 // patternTables[exact] maps a key to a table entry; exact selects the
-// exactly-five rule.
-var patternTables [2]*[numKeys]uint8
+// exactly-five rule. A table has 2^16 entries, of which the keys use the
+// first numKeys: indexed by a uint16, it needs no bounds check in the
+// play's inner loop (setNeighbours).
+var patternTables [2]*[1 << 16]uint8
 
 func init() {
 	patternTables[0] = buildPatternTable(false)
@@ -105,8 +107,8 @@ func runThrough(l *[11]uint8, i int) (n, lo, hi int) {
 // buildPatternTable classifies every key. Keys are visited from the most
 // own stones to the fewest, so that "one more stone at j" is always a key
 // already classified.
-func buildPatternTable(exact bool) *[numKeys]uint8 {
-	table := new([numKeys]uint8)
+func buildPatternTable(exact bool) *[1 << 16]uint8 {
+	table := new([1 << 16]uint8)
 	var buckets [keyCells + 1][]uint32
 	var digits [keyCells]uint32
 	for {
@@ -141,7 +143,7 @@ func buildPatternTable(exact bool) *[numKeys]uint8 {
 }
 
 // classify computes the table entry of one key.
-func classify(table *[numKeys]uint8, key uint32, exact bool) uint8 {
+func classify(table *[1 << 16]uint8, key uint32, exact bool) uint8 {
 	l := lineOf(key)
 	n, _, _ := runThrough(&l, 5)
 	if n >= 5 && !(exact && n > 5) {
