@@ -71,10 +71,11 @@ type Board struct {
 
 	// undos[n] holds what the n-th stone's play changed, for takeBack to
 	// restore instead of recomputing: the totals before it, and where its
-	// changes start in changes, which lists each neighbour's pattern on
-	// the stone's line and pointTable index as they were before it.
+	// changes start in changes[c], which lists, for colour c, each
+	// neighbour's pattern on the stone's line and pointTable index as they
+	// were before it.
 	undos   []undoRecord
-	changes []pointChange
+	changes [2][]pointChange
 
 	winner  Color
 	won     bool
@@ -156,7 +157,7 @@ func (b *Board) reset() {
 	b.hash = 0
 	b.history = b.history[:0]
 	b.undos = b.undos[:0]
-	b.changes = b.changes[:0]
+	b.changes[0], b.changes[1] = b.changes[0][:0], b.changes[1][:0]
 	b.stones = 0
 	b.won = false
 	b.winLine = nil
@@ -252,7 +253,9 @@ func (b *Board) Clone() *Board {
 	c := *b
 	c.history = append([]int(nil), b.history...)
 	c.undos = append([]undoRecord(nil), b.undos...)
-	c.changes = append([]pointChange(nil), b.changes...)
+	for t := range b.changes {
+		c.changes[t] = append([]pointChange(nil), b.changes[t]...)
+	}
 	c.winLine = append([]Point(nil), b.winLine...)
 	return &c
 }
@@ -308,9 +311,14 @@ func (b *Board) undo() { b.takeBack(true) }
 func (b *Board) place(i int, full bool) {
 	c := b.ToMove()
 	b.history = append(b.history, i)
-	b.undos = append(b.undos, undoRecord{changes: len(b.changes), total: b.total, evalTotal: b.evalTotal, classCount: b.classCount})
-	if cap(b.changes)-len(b.changes) < maxChanges {
-		b.changes = slices.Grow(b.changes, maxChanges)
+	b.undos = append(b.undos, undoRecord{
+		changes: [2]int{len(b.changes[0]), len(b.changes[1])},
+		total:   b.total, evalTotal: b.evalTotal, classCount: b.classCount,
+	})
+	for t := range b.changes {
+		if cap(b.changes[t])-len(b.changes[t]) < maxChanges {
+			b.changes[t] = slices.Grow(b.changes[t], maxChanges)
+		}
 	}
 	b.stones++
 	b.hash ^= zobrist[c][i]
@@ -346,15 +354,18 @@ func (b *Board) takeBack(full bool) {
 	b.cells[i] = cellEmpty
 	b.clearKeys(i, c)
 	u := &b.undos[n]
-	for _, ch := range b.changes[u.changes:] {
-		t, d, j := ch.color(), ch.dir(), int(ch.cell)
-		b.pats[t][d][j] = ch.pat
-		b.pointIdx[t][j] = ch.index
-		e := &pointTable[ch.index]
-		b.threat[t][j] = e.threat
-		b.value[t][j] = e.value
+	for t := range b.changes {
+		v := b.view(Color(t))
+		for _, ch := range b.changes[t][u.changes[t]:] {
+			j := int(ch.cell)
+			v.pats[ch.dir&3][j] = ch.pat
+			v.pointIdx[j] = ch.index
+			e := &pointTable[ch.index]
+			v.threat[j] = e.threat
+			v.value[j] = e.value
+		}
+		b.changes[t] = b.changes[t][:u.changes[t]]
 	}
-	b.changes = b.changes[:u.changes]
 	// A light play left the evaluation's sums alone: restoring them is
 	// then a no-op.
 	b.total, b.evalTotal, b.classCount = u.total, u.evalTotal, u.classCount
@@ -369,7 +380,7 @@ func (b *Board) takeBack(full bool) {
 // undoRecord is what takeBack restores of one play besides its changes:
 // the totals before it, and where its changes start.
 type undoRecord struct {
-	changes    int
+	changes    [2]int
 	total      [2]int32
 	evalTotal  [2][2]int32
 	classCount [2][numThreats]int16
@@ -382,15 +393,12 @@ type pointChange struct {
 	cell  uint16
 	index uint16
 	pat   uint8
-	cd    uint8 // colour<<2 | direction
+	dir   uint8
 }
 
-func (ch pointChange) color() Color { return Color(ch.cd >> 2) }
-func (ch pointChange) dir() int     { return int(ch.cd & 3) }
-
-// maxChanges bounds the changes of one play: two colours' patterns at the
-// forty points within five steps of the stone on its lines.
-const maxChanges = 2 * 4 * 2 * 5
+// maxChanges bounds one colour's changes in one play: the forty points
+// within five steps of the stone on its lines.
+const maxChanges = 4 * 2 * 5
 
 // clearKeys takes the stone of colour c at i out of the keys of the points
 // within five steps on its four lines (the digit goes back to empty), the
@@ -435,16 +443,16 @@ func (b *Board) clearKeys(i int, c Color) {
 // at the first wall. Stopping there changes nothing: the wall is at least
 // five cells wide on every side (pad), so every later cell within five
 // steps is a wall too, which the plain loop would skip one by one. The
-// caller has made room for maxChanges changes.
+// caller has made room for maxChanges changes of each colour.
 func (b *Board) setNeighbours(i int, c Color, full bool) {
 	vc, vo := b.view(c), b.view(c.Other())
-	log := b.changes[len(b.changes):cap(b.changes)]
-	n := 0
+	logC := b.changes[c][len(b.changes[c]):cap(b.changes[c])]
+	logO := b.changes[c.Other()][len(b.changes[c.Other()]):cap(b.changes[c.Other()])]
+	nC, nO := 0, 0
 	for d, off := range b.dirs {
 		keysC, keysO := &vc.keys[d], &vo.keys[d]
 		patsC, patsO := &vc.pats[d], &vo.pats[d]
 		wd := pointWeight[d]
-		cdC, cdO := uint8(c)<<2|uint8(d), uint8(c.Other())<<2|uint8(d)
 		// The stone is at offset -k from a cell k steps ahead of it, and at
 		// +k from a cell k steps behind it: keyWeight(-k) = keyDigit[5-k],
 		// keyWeight(k) = keyDigit[k+4].
@@ -461,15 +469,15 @@ func (b *Board) setNeighbours(i int, c Color, full bool) {
 			// Far from the stone the pattern often stays the same: then
 			// the point's class and value stand.
 			if pc := vc.tab[kc]; pc != patsC[j] {
-				log[n] = pointChange{cell: uint16(j), index: vc.pointIdx[j], pat: patsC[j], cd: cdC}
-				n++
+				logC[nC] = pointChange{cell: uint16(j), index: vc.pointIdx[j], pat: patsC[j], dir: uint8(d)}
+				nC++
 				k := vc.pointIdx[j] + (uint16(pc&patternMask)-uint16(patsC[j]&patternMask))*wd
 				patsC[j] = pc
 				b.refreshCounted(&vc, j, k, full)
 			}
 			if po := vo.tab[ko]; po != patsO[j] {
-				log[n] = pointChange{cell: uint16(j), index: vo.pointIdx[j], pat: patsO[j], cd: cdO}
-				n++
+				logO[nO] = pointChange{cell: uint16(j), index: vo.pointIdx[j], pat: patsO[j], dir: uint8(d)}
+				nO++
 				k := vo.pointIdx[j] + (uint16(po&patternMask)-uint16(patsO[j]&patternMask))*wd
 				patsO[j] = po
 				b.refreshCounted(&vo, j, k, full)
@@ -486,22 +494,23 @@ func (b *Board) setNeighbours(i int, c Color, full bool) {
 			ko := keysO[j] + keyBlocked*w
 			keysC[j], keysO[j] = kc, ko
 			if pc := vc.tab[kc]; pc != patsC[j] {
-				log[n] = pointChange{cell: uint16(j), index: vc.pointIdx[j], pat: patsC[j], cd: cdC}
-				n++
+				logC[nC] = pointChange{cell: uint16(j), index: vc.pointIdx[j], pat: patsC[j], dir: uint8(d)}
+				nC++
 				k := vc.pointIdx[j] + (uint16(pc&patternMask)-uint16(patsC[j]&patternMask))*wd
 				patsC[j] = pc
 				b.refreshCounted(&vc, j, k, full)
 			}
 			if po := vo.tab[ko]; po != patsO[j] {
-				log[n] = pointChange{cell: uint16(j), index: vo.pointIdx[j], pat: patsO[j], cd: cdO}
-				n++
+				logO[nO] = pointChange{cell: uint16(j), index: vo.pointIdx[j], pat: patsO[j], dir: uint8(d)}
+				nO++
 				k := vo.pointIdx[j] + (uint16(po&patternMask)-uint16(patsO[j]&patternMask))*wd
 				patsO[j] = po
 				b.refreshCounted(&vo, j, k, full)
 			}
 		}
 	}
-	b.changes = b.changes[:len(b.changes)+n]
+	b.changes[c] = b.changes[c][:len(b.changes[c])+nC]
+	b.changes[c.Other()] = b.changes[c.Other()][:len(b.changes[c.Other()])+nO]
 }
 
 // colourView addresses one colour's per-point arrays, totals and pattern
