@@ -336,7 +336,11 @@ func (b *Board) place(i int, full bool) {
 	if full {
 		b.addNear(i, 1)
 	}
-	if b.makesFive(i, c) {
+	// The stone makes five exactly when its point's class for c is tFive
+	// (a line pattern pF5, which the pattern table gives under the same
+	// rule as makesFive, exact five or not): only then is the line looked
+	// for. The point's own class is not changed by its stone.
+	if b.threat[c][i] == tFive && b.makesFive(i, c) {
 		b.won = true
 		b.winner = c
 	}

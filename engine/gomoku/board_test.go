@@ -403,6 +403,40 @@ func randomGame(t testing.TB, seed int64, size int, r Rule, n int) {
 	}
 }
 
+// TestFiveClass checks what place relies on to skip makesFive: a stone
+// makes five exactly where its point's class is tFive, for both colours
+// at every empty point of random games under every rule.
+func TestFiveClass(t *testing.T) {
+	for seed := int64(1); seed <= 6; seed++ {
+		for _, r := range []Rule{Freestyle, Standard, Renju} {
+			rng := rand.New(rand.NewSource(seed))
+			b, _ := NewBoard(15, r)
+			for !b.Over() && len(b.history) < 150 {
+				for i, last := b.firstCell(), b.lastCell(); i <= last; i++ {
+					if b.cells[i] != cellEmpty {
+						continue
+					}
+					for c := Black; c <= White; c++ {
+						b.cells[i] = uint8(c) + 1
+						five := b.makesFive(i, c)
+						b.cells[i] = cellEmpty
+						b.winLine = nil
+						if five != (b.threat[c][i] == tFive) {
+							t.Fatalf("seed %d %v: %v at %v: makesFive %v, class %d\n%v", seed, r, c, b.point(i), five, b.threat[c][i], b)
+						}
+					}
+				}
+				p := Point{rng.Intn(15), rng.Intn(15)}
+				if len(b.history) > 0 {
+					last := b.point(b.history[len(b.history)-1])
+					p = Point{last.X + rng.Intn(7) - 3, last.Y + rng.Intn(7) - 3}
+				}
+				b.Play(p) // an illegal point is skipped
+			}
+		}
+	}
+}
+
 func TestRandomGamesUndo(t *testing.T) {
 	for seed := int64(1); seed <= 12; seed++ {
 		for _, r := range []Rule{Freestyle, Standard, Renju} {
