@@ -610,6 +610,7 @@ type pointEntry struct {
 	value  int32    // for move ordering
 	eval   [2]int32 // for the evaluation, per role (evaltable.go)
 	threat threat
+	best   pattern // the best of the four patterns (maxPattern)
 }
 
 // pointTable maps the four line patterns of a point (base numPatterns
@@ -636,6 +637,7 @@ func pointValue(pats [4]pattern, k int) pointEntry {
 		value:  v + threatBonus[t],
 		eval:   [2]int32{evalW.combo[roleToMove][c], evalW.combo[roleMoved][c]},
 		threat: t,
+		best:   max(pats[0], pats[1], pats[2], pats[3]),
 	}
 }
 

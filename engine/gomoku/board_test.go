@@ -405,7 +405,8 @@ func randomGame(t testing.TB, seed int64, size int, r Rule, n int) {
 
 // TestFiveClass checks what place relies on to skip makesFive: a stone
 // makes five exactly where its point's class is tFive, for both colours
-// at every empty point of random games under every rule.
+// at every empty point of random games under every rule; and that
+// maxPattern, read from pointTable, is the best of the four patterns.
 func TestFiveClass(t *testing.T) {
 	for seed := int64(1); seed <= 6; seed++ {
 		for _, r := range []Rule{Freestyle, Standard, Renju} {
@@ -417,6 +418,13 @@ func TestFiveClass(t *testing.T) {
 						continue
 					}
 					for c := Black; c <= White; c++ {
+						best := pNone
+						for d := range 4 {
+							best = max(best, pattern(b.pats[c][d][i]&patternMask))
+						}
+						if got := b.maxPattern(c, i); got != best {
+							t.Fatalf("seed %d %v: %v at %v: maxPattern %d, best pattern %d", seed, r, c, b.point(i), got, best)
+						}
 						b.cells[i] = uint8(c) + 1
 						five := b.makesFive(i, c)
 						b.cells[i] = cellEmpty

@@ -99,20 +99,20 @@ func (b *Board) hasFourMove(c Color) bool {
 	return n[tFour]+n[tFourThree]+n[tFlex4]+n[tFive] > 0
 }
 
-// isFourClass reports whether a threat class makes at least a four.
+// isFourClass reports whether a threat class makes at least a four: one
+// bit test (fourClasses) rather than four comparisons.
 func isFourClass(t threat) bool {
-	return t == tFour || t == tFourThree || t == tFlex4 || t == tFive
+	return fourClasses>>t&1 != 0
 }
 
-// maxPattern returns the best line pattern of colour c at cell i.
+// fourClasses has bit t set for the threat classes that make a four.
+const fourClasses = 1<<tFour | 1<<tFourThree | 1<<tFlex4 | 1<<tFive
+
+// maxPattern returns the best line pattern of colour c at cell i, which
+// pointTable holds beside the point's class: one lookup rather than four
+// reads and comparisons.
 func (b *Board) maxPattern(c Color, i int) pattern {
-	best := pNone
-	for d := 0; d < 4; d++ {
-		if p := pattern(b.pats[c][d][i] & patternMask); p > best {
-			best = p
-		}
-	}
-	return best
+	return pointTable[b.pointIdx[c][i]].best
 }
 
 // hasThreePattern reports whether a stone of c at i makes an open three (or
