@@ -59,10 +59,13 @@ type Board struct {
 	// near[i]: stones within two steps (5x5 square) of i; candidates have near > 0.
 	near [maxCells]uint8
 
-	// total[c] sums value[c] over empty points; classCount[c][t] counts empty
-	// points whose threat class for c is t. Both are kept incrementally.
-	total      [2]int32
-	evalTotal  [2][2]int32 // the same sums of the evaluation's values, per role
+	// evalTotal[c][r] sums the evaluation's values of c's points over
+	// empty points when c has role r (to move or just moved; eval.go,
+	// evaltable.go); classCount[c][t] counts empty points whose threat
+	// class for c is t. Both are kept incrementally. (A sum of value[c]
+	// was kept too until nothing read it: docs/benchmarks.md,
+	// twenty-eighth session.)
+	evalTotal  [2][2]int32
 	classCount [2][numThreats]int16
 
 	hash    uint64
@@ -132,7 +135,6 @@ func (b *Board) reset() {
 			b.keys[White][d][i] = key
 		}
 	}
-	b.total = [2]int32{}
 	b.evalTotal = [2][2]int32{}
 	b.classCount = [2][numThreats]int16{}
 	for i := range b.cells {
@@ -146,7 +148,6 @@ func (b *Board) reset() {
 				b.pats[c][d][i] = tab[b.keys[c][d][i]]
 			}
 			b.refreshPoint(c, i)
-			b.total[c] += b.value[c][i]
 			e := &pointTable[b.pointIdx[c][i]]
 			b.evalTotal[c][0] += e.eval[0]
 			b.evalTotal[c][1] += e.eval[1]
@@ -312,8 +313,8 @@ func (b *Board) place(i int, full bool) {
 	c := b.ToMove()
 	b.history = append(b.history, i)
 	b.undos = append(b.undos, undoRecord{
-		changes: [2]int{len(b.changes[0]), len(b.changes[1])},
-		total:   b.total, evalTotal: b.evalTotal, classCount: b.classCount,
+		changes:   [2]int{len(b.changes[0]), len(b.changes[1])},
+		evalTotal: b.evalTotal, classCount: b.classCount,
 	})
 	for t := range b.changes {
 		if cap(b.changes[t])-len(b.changes[t]) < maxChanges {
@@ -326,7 +327,6 @@ func (b *Board) place(i int, full bool) {
 	for t := Black; t <= White; t++ {
 		if full {
 			e := &pointTable[b.pointIdx[t][i]]
-			b.total[t] -= b.value[t][i]
 			b.evalTotal[t][0] -= e.eval[0]
 			b.evalTotal[t][1] -= e.eval[1]
 		}
@@ -372,7 +372,7 @@ func (b *Board) takeBack(full bool) {
 	}
 	// A light play left the evaluation's sums alone: restoring them is
 	// then a no-op.
-	b.total, b.evalTotal, b.classCount = u.total, u.evalTotal, u.classCount
+	b.evalTotal, b.classCount = u.evalTotal, u.classCount
 	b.undos = b.undos[:n]
 	if full {
 		b.addNear(i, -1)
@@ -385,7 +385,6 @@ func (b *Board) takeBack(full bool) {
 // the totals before it, and where its changes start.
 type undoRecord struct {
 	changes    [2]int
-	total      [2]int32
 	evalTotal  [2][2]int32
 	classCount [2][numThreats]int16
 }
@@ -528,7 +527,6 @@ type colourView struct {
 	pointIdx   *[maxCells]uint16
 	threat     *[maxCells]threat
 	value      *[maxCells]int32
-	total      *int32
 	evalTotal  *[2]int32
 	classCount *[numThreats]int16
 	tab        *[1 << 16]uint8 // the colour's pattern table (patternTables)
@@ -542,7 +540,6 @@ func (b *Board) view(c Color) colourView {
 		pointIdx:   &b.pointIdx[c],
 		threat:     &b.threat[c],
 		value:      &b.value[c],
-		total:      &b.total[c],
 		evalTotal:  &b.evalTotal[c],
 		classCount: &b.classCount[c],
 		tab:        patternTables[boolIndex(b.rule.exactFive(c))],
@@ -577,7 +574,6 @@ func (b *Board) refreshCounted(v *colourView, j int, k uint16, full bool) {
 	if b.cells[j] == cellEmpty {
 		if full {
 			old := &pointTable[v.pointIdx[j]]
-			*v.total += e.value - old.value
 			v.evalTotal[0] += e.eval[0] - old.eval[0]
 			v.evalTotal[1] += e.eval[1] - old.eval[1]
 		}

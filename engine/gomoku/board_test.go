@@ -343,7 +343,6 @@ type state struct {
 	value      [2][maxCells]int32
 	pointIdx   [2][maxCells]uint16
 	near       [maxCells]uint8
-	total      [2]int32
 	evalTotal  [2][2]int32
 	classCount [2][numThreats]int16
 	hash       uint64
@@ -352,7 +351,7 @@ type state struct {
 }
 
 func snapshot(b *Board) state {
-	return state{b.cells, b.keys, b.pats, b.threat, b.value, b.pointIdx, b.near, b.total, b.evalTotal, b.classCount, b.hash, b.stones, b.won}
+	return state{b.cells, b.keys, b.pats, b.threat, b.value, b.pointIdx, b.near, b.evalTotal, b.classCount, b.hash, b.stones, b.won}
 }
 
 // randomGame plays random legal moves near the stones until the game ends
