@@ -7,12 +7,11 @@ package gomoku
 // (five on each side), one base-3 digit each, seen from that colour: empty,
 // own stone, or blocked (an opponent's stone or the edge). A precomputed
 // table turns the key into the pattern that a stone of that colour would
-// make if it were played there. Base 3 rather than two bits a cell: the key
-// fits in 16 bits and the table has 3^10 = 59,049 entries (58 KiB) instead
-// of 2^20 (1 MiB), which stayed out of the caches on the play and undo that
-// are most of a search's time; and a neighbour's change is one addition. A move changes only the keys of the forty
+// make if it were played there. A move changes only the keys of the forty
 // intersections within five steps of it on its four lines, so nothing is
-// rescanned.
+// rescanned. Base 3 rather than two bits a cell: the key fits in 16 bits,
+// a table needs 3^10 = 59,049 entries (in a 64 KiB array, patternTables)
+// instead of 2^20 (1 MiB), and a neighbour's change is one addition.
 
 // pattern is what a stone played at an intersection makes on one line,
 // ordered from worst to best.
