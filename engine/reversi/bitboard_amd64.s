@@ -75,42 +75,53 @@ GLOBL lineMask<>(SB), RODATA|NOPTR, $32
 	VPOR         s, x, x; \
 	VMOVQ        x, r
 
+// LEGAL_MOVES(STEPS) is the body of a legalMoves function whose fill is
+// the macro STEPS (MOVES or MOVES512): one side's moves, the empty squares
+// masked, left in AX.
+#define LEGAL_MOVES(STEPS) \
+	VMOVDQU      lineShift<>(SB), Y14; \
+	VMOVDQU      lineShift2<>(SB), Y15; \
+	VPBROADCASTQ me+0(FP), Y0; \
+	VPBROADCASTQ opp+8(FP), Y1; \
+	VPAND        lineMask<>(SB), Y1, Y1; \
+	STEPS(Y0, Y1, Y2, Y3, Y4, Y5); \
+	FOLD(Y5, X5, X3, AX); \
+	VZEROUPPER; \
+	MOVQ         me+0(FP), BX; \
+	ORQ          opp+8(FP), BX; \
+	NOTQ         BX; \
+	ANDQ         BX, AX
+
+// LEGAL_MOVES_PAIR(STEPS) is the body of a legalMovesPair function: both
+// sides' moves, the two fills side by side, left in AX and CX.
+#define LEGAL_MOVES_PAIR(STEPS) \
+	VMOVDQU      lineShift<>(SB), Y14; \
+	VMOVDQU      lineShift2<>(SB), Y15; \
+	VMOVDQU      lineMask<>(SB), Y13; \
+	VPBROADCASTQ me+0(FP), Y0; \
+	VPBROADCASTQ opp+8(FP), Y6; \
+	VPAND        Y13, Y6, Y1; \
+	VPAND        Y13, Y0, Y7; \
+	STEPS(Y0, Y1, Y2, Y3, Y4, Y5); \
+	STEPS(Y6, Y7, Y8, Y9, Y10, Y11); \
+	FOLD(Y5, X5, X3, AX); \
+	FOLD(Y11, X11, X9, CX); \
+	VZEROUPPER; \
+	MOVQ         me+0(FP), BX; \
+	ORQ          opp+8(FP), BX; \
+	NOTQ         BX; \
+	ANDQ         BX, AX; \
+	ANDQ         BX, CX
+
 // func legalMovesAVX2(me, opp uint64) uint64
 TEXT ·legalMovesAVX2(SB), NOSPLIT, $0-24
-	VMOVDQU      lineShift<>(SB), Y14
-	VMOVDQU      lineShift2<>(SB), Y15
-	VPBROADCASTQ me+0(FP), Y0
-	VPBROADCASTQ opp+8(FP), Y1
-	VPAND        lineMask<>(SB), Y1, Y1
-	MOVES(Y0, Y1, Y2, Y3, Y4, Y5)
-	FOLD(Y5, X5, X3, AX)
-	VZEROUPPER
-	MOVQ me+0(FP), BX
-	ORQ  opp+8(FP), BX
-	NOTQ BX
-	ANDQ BX, AX
+	LEGAL_MOVES(MOVES)
 	MOVQ AX, ret+16(FP)
 	RET
 
 // func legalMovesPairAVX2(me, opp uint64) (mine, theirs uint64)
 TEXT ·legalMovesPairAVX2(SB), NOSPLIT, $0-32
-	VMOVDQU      lineShift<>(SB), Y14
-	VMOVDQU      lineShift2<>(SB), Y15
-	VMOVDQU      lineMask<>(SB), Y13
-	VPBROADCASTQ me+0(FP), Y0
-	VPBROADCASTQ opp+8(FP), Y6
-	VPAND        Y13, Y6, Y1
-	VPAND        Y13, Y0, Y7
-	MOVES(Y0, Y1, Y2, Y3, Y4, Y5)
-	MOVES(Y6, Y7, Y8, Y9, Y10, Y11)
-	FOLD(Y5, X5, X3, AX)
-	FOLD(Y11, X11, X9, CX)
-	VZEROUPPER
-	MOVQ me+0(FP), BX
-	ORQ  opp+8(FP), BX
-	NOTQ BX
-	ANDQ BX, AX
-	ANDQ BX, CX
+	LEGAL_MOVES_PAIR(MOVES)
 	MOVQ AX, mine+16(FP)
 	MOVQ CX, theirs+24(FP)
 	RET
@@ -145,42 +156,15 @@ TEXT ·legalMovesPairAVX2(SB), NOSPLIT, $0-32
 
 // func legalMovesAVX512(me, opp uint64) uint64
 TEXT ·legalMovesAVX512(SB), NOSPLIT, $0-24
-	VMOVDQU      lineShift<>(SB), Y14
-	VMOVDQU      lineShift2<>(SB), Y15
-	VPBROADCASTQ me+0(FP), Y0
-	VPBROADCASTQ opp+8(FP), Y1
-	VPAND        lineMask<>(SB), Y1, Y1
-	MOVES512(Y0, Y1, Y2, Y3, Y4, Y5)
-	FOLD(Y5, X5, X3, AX)
-	VZEROUPPER
-	MOVQ me+0(FP), BX
-	ORQ  opp+8(FP), BX
-	NOTQ BX
-	ANDQ BX, AX
+	LEGAL_MOVES(MOVES512)
 	MOVQ AX, ret+16(FP)
 	RET
 
 // func legalMovesPairAVX512(me, opp uint64) (mine, theirs uint64)
 TEXT ·legalMovesPairAVX512(SB), NOSPLIT, $0-32
-	VMOVDQU      lineShift<>(SB), Y14
-	VMOVDQU      lineShift2<>(SB), Y15
-	VMOVDQU      lineMask<>(SB), Y13
-	VPBROADCASTQ me+0(FP), Y0
-	VPBROADCASTQ opp+8(FP), Y6
-	VPAND        Y13, Y6, Y1
-	VPAND        Y13, Y0, Y7
-	MOVES512(Y0, Y1, Y2, Y3, Y4, Y5)
-	MOVES512(Y6, Y7, Y8, Y9, Y10, Y11)
-	FOLD(Y5, X5, X3, AX)
-	FOLD(Y11, X11, X9, CX)
-	VZEROUPPER
-	MOVQ  me+0(FP), BX
-	ORQ   opp+8(FP), BX
-	NOTQ  BX
-	ANDQ  BX, AX
-	ANDQ  BX, CX
-	MOVQ  AX, mine+16(FP)
-	MOVQ  CX, theirs+24(FP)
+	LEGAL_MOVES_PAIR(MOVES512)
+	MOVQ AX, mine+16(FP)
+	MOVQ CX, theirs+24(FP)
 	RET
 
 // GATHER_DIAGONAL(OFF) adds to R12 the discs flipped along the line

@@ -331,13 +331,7 @@ func (e *Engine) solve(me, opp uint64, alpha, beta, empties int) int {
 	if !etc && empties < shallowOrderEmpties {
 		// Most nodes: the children and their keys (solveKey) in one call.
 		l.n = solveKeys(me, opp, moves, odd, l)
-		if hashMove >= 0 {
-			for i := range l.n {
-				if int(l.sq[i]) == hashMove {
-					l.key[i] = hashMoveKey
-				}
-			}
-		}
+		l.putFirst(hashMove)
 	} else {
 		for m := moves; m != 0; m &= m - 1 {
 			sq := bits.TrailingZeros64(m)

@@ -268,29 +268,40 @@ func TestSolveAspirationEnds(t *testing.T) {
 	}
 }
 
-// checkSolveKeys compares solveKeys (in assembly on amd64 with AVX-512)
-// with solveKeysGo and with solveKey on one board: the same children, in
-// the same order, with the same keys.
-func checkSolveKeys(t *testing.T, me, opp uint64) {
+// checkKeys compares a way of making a node's children and keys (made,
+// in assembly on amd64 with AVX-512) with its Go version (made in Go) and
+// with the key function itself on one board: the same children, in the
+// same order, with the same keys.
+func checkKeys(t *testing.T, name string, me, opp uint64, made, madeInGo func(*moveList) int, key func(cme, copp uint64, sq int) int) {
 	t.Helper()
 	moves := legalMoves(me, opp)
-	odd := oddRegions(^(me | opp))
 	var got, want moveList
-	n, wantN := solveKeys(me, opp, moves, odd, &got), solveKeysGo(me, opp, moves, odd, &want)
+	n, wantN := made(&got), madeInGo(&want)
 	if n != wantN || n != bits.OnesCount64(moves) {
-		t.Fatalf("solveKeys(%#x, %#x): %d children, solveKeysGo %d, moves %d", me, opp, n, wantN, bits.OnesCount64(moves))
+		t.Fatalf("%s(%#x, %#x): %d children, in Go %d, moves %d", name, me, opp, n, wantN, bits.OnesCount64(moves))
 	}
 	for i := range n {
 		sq := int(want.sq[i])
 		f := flips(me, opp, sq)
-		if key := solveKey(opp&^f, me|f|1<<uint(sq), sq, odd); int(want.key[i]) != key {
-			t.Fatalf("solveKeysGo(%#x, %#x)[%d]: key %d, solveKey %d", me, opp, i, want.key[i], key)
+		if k := key(opp&^f, me|f|1<<uint(sq), sq); int(want.key[i]) != k {
+			t.Fatalf("%s in Go (%#x, %#x)[%d]: key %d, want %d", name, me, opp, i, want.key[i], k)
 		}
 		if got.sq[i] != want.sq[i] || got.key[i] != want.key[i] || got.me[i] != want.me[i] || got.opp[i] != want.opp[i] {
-			t.Fatalf("solveKeys(%#x, %#x)[%d] = %d %d %#x %#x, want %d %d %#x %#x", me, opp, i,
+			t.Fatalf("%s(%#x, %#x)[%d] = %d %d %#x %#x, want %d %d %#x %#x", name, me, opp, i,
 				got.sq[i], got.key[i], got.me[i], got.opp[i], want.sq[i], want.key[i], want.me[i], want.opp[i])
 		}
 	}
+}
+
+// checkSolveKeys compares solveKeys with solveKeysGo and solveKey on one
+// board.
+func checkSolveKeys(t *testing.T, me, opp uint64) {
+	t.Helper()
+	moves, odd := legalMoves(me, opp), oddRegions(^(me | opp))
+	checkKeys(t, "solveKeys", me, opp,
+		func(l *moveList) int { return solveKeys(me, opp, moves, odd, l) },
+		func(l *moveList) int { return solveKeysGo(me, opp, moves, odd, l) },
+		func(cme, copp uint64, sq int) int { return solveKey(cme, copp, sq, odd) })
 }
 
 // TestSolveKeys checks the solver's children and keys on random boards and

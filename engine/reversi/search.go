@@ -438,6 +438,16 @@ type moveList struct {
 	opp [64]uint64
 }
 
+// putFirst gives the move on sq, if listed, the key that puts it first
+// (the transposition table's move); sq -1 changes nothing.
+func (l *moveList) putFirst(sq int) {
+	for i := range l.n {
+		if int(l.sq[i]) == sq {
+			l.key[i] = hashMoveKey
+		}
+	}
+}
+
 // pick moves the best-keyed remaining move to position i (the first of
 // equal keys).
 func (l *moveList) pick(i int) {
@@ -575,13 +585,7 @@ func (e *Engine) pvsFrame(me, opp uint64, alpha, beta, depth int, theirs *patter
 		// Two plies above the leaves: the children and their keys
 		// (orderKey) in one call.
 		l.n = orderKeys(me, opp, moves, l)
-		if hashMove >= 0 {
-			for i := range l.n {
-				if int(l.sq[i]) == hashMove {
-					l.key[i] = hashMoveKey
-				}
-			}
-		}
+		l.putFirst(hashMove)
 	} else {
 		for m := moves; m != 0; m &= m - 1 {
 			sq := bits.TrailingZeros64(m)

@@ -542,28 +542,15 @@ func TestSquareClasses(t *testing.T) {
 	}
 }
 
-// checkOrderKeys compares orderKeys (in assembly on amd64 with AVX-512)
-// with orderKeysGo and with orderKey on one board: the same children, in
-// the same order, with the same keys.
+// checkOrderKeys compares orderKeys with orderKeysGo and orderKey on one
+// board (checkKeys).
 func checkOrderKeys(t *testing.T, me, opp uint64) {
 	t.Helper()
 	moves := legalMoves(me, opp)
-	var got, want moveList
-	n, wantN := orderKeys(me, opp, moves, &got), orderKeysGo(me, opp, moves, &want)
-	if n != wantN || n != bits.OnesCount64(moves) {
-		t.Fatalf("orderKeys(%#x, %#x): %d children, orderKeysGo %d, moves %d", me, opp, n, wantN, bits.OnesCount64(moves))
-	}
-	for i := range n {
-		sq := int(want.sq[i])
-		f := flips(me, opp, sq)
-		if key := orderKey(opp&^f, me|f|1<<uint(sq), sq); int(want.key[i]) != key {
-			t.Fatalf("orderKeysGo(%#x, %#x)[%d]: key %d, orderKey %d", me, opp, i, want.key[i], key)
-		}
-		if got.sq[i] != want.sq[i] || got.key[i] != want.key[i] || got.me[i] != want.me[i] || got.opp[i] != want.opp[i] {
-			t.Fatalf("orderKeys(%#x, %#x)[%d] = %d %d %#x %#x, want %d %d %#x %#x", me, opp, i,
-				got.sq[i], got.key[i], got.me[i], got.opp[i], want.sq[i], want.key[i], want.me[i], want.opp[i])
-		}
-	}
+	checkKeys(t, "orderKeys", me, opp,
+		func(l *moveList) int { return orderKeys(me, opp, moves, l) },
+		func(l *moveList) int { return orderKeysGo(me, opp, moves, l) },
+		orderKey)
 }
 
 // TestOrderKeys checks the midgame's children and keys two plies above the
