@@ -326,6 +326,54 @@ TEXT ·flipsTables(SB), NOSPLIT, $0-32
 	MOVQ R12, ret+24(FP)
 	RET
 
+// The loops that make a node's children with their keys
+// (solveKeysAVX512, orderKeysAVX512) share these steps. AX and BX hold the
+// node's discs (Y2 and Y3 the same in each lane), SI the moves not yet
+// made.
+//
+// KEYS_CONSTANTS sets the constants of FLIP_RAYS and MOVES512.
+#define KEYS_CONSTANTS \
+	FLIP_CONSTANTS; \
+	VMOVDQU lineShift<>(SB), Y14; \
+	VMOVDQU lineShift2<>(SB), Y15; \
+	VMOVDQU lineMask<>(SB), Y13
+
+// NEXT_CHILD takes the lowest move out of SI into R10 and makes its child:
+// R12 the discs of the child's side to move, R13 the other side's.
+// Clobbers CX, DX, R11, Y0, Y1, Y4, Y6 and Y7.
+#define NEXT_CHILD \
+	BSFQ    SI, R10; \
+	LEAQ    -1(SI), DX; \
+	ANDQ    DX, SI; \
+	MOVQ    R10, CX; \
+	SHLQ    $6, CX; \
+	LEAQ    ·flipRays(SB), DX; \
+	VMOVDQU (DX)(CX*1), Y0; \
+	VMOVDQU 32(DX)(CX*1), Y1; \
+	FLIP_RAYS; \
+	FOLD(Y6, X6, X7, R11); \
+	MOVQ    R11, R12; \
+	NOTQ    R12; \
+	ANDQ    BX, R12; \
+	MOVQ    AX, R13; \
+	ORQ     R11, R13; \
+	BTSQ    R10, R13
+
+// CHILD_REPLIES sets R15 to the child's legal moves (the replies) and DX to
+// its empty squares. Clobbers Y4, Y6, Y7, Y9, Y11 and Y12.
+#define CHILD_REPLIES \
+	MOVQ         R12, X11; \
+	VPBROADCASTQ X11, Y11; \
+	MOVQ         R13, X12; \
+	VPBROADCASTQ X12, Y12; \
+	VPAND        Y13, Y12, Y12; \
+	MOVES512(Y11, Y12, Y4, Y6, Y7, Y9); \
+	FOLD(Y9, X9, X7, R15); \
+	MOVQ         R12, DX; \
+	ORQ          R13, DX; \
+	NOTQ         DX; \
+	ANDQ         DX, R15
+
 // func solveKeysAVX512(me, opp, moves, odd uint64, l *moveList) int
 //
 // solveKey for every move of moves, in one loop with every value in a
@@ -340,45 +388,14 @@ TEXT ·solveKeysAVX512(SB), NOSPLIT, $0-48
 	XORQ         R9, R9                 // R9 = the number of children
 	VPBROADCASTQ me+0(FP), Y2
 	VPBROADCASTQ opp+8(FP), Y3
-	FLIP_CONSTANTS
-	VMOVDQU      lineShift<>(SB), Y14
-	VMOVDQU      lineShift2<>(SB), Y15
-	VMOVDQU      lineMask<>(SB), Y13
+	KEYS_CONSTANTS
 	TESTQ        SI, SI
 	JEQ          keysDone
 
 keysLoop:
-	BSFQ SI, R10                        // R10 = the move's square
-	LEAQ -1(SI), DX
-	ANDQ DX, SI
+	NEXT_CHILD
 
-	// The child: R12 its side to move's discs, R13 the other side's.
-	MOVQ    R10, CX
-	SHLQ    $6, CX
-	LEAQ    ·flipRays(SB), DX
-	VMOVDQU (DX)(CX*1), Y0
-	VMOVDQU 32(DX)(CX*1), Y1
-	FLIP_RAYS
-	FOLD(Y6, X6, X7, R11)
-	MOVQ    R11, R12
-	NOTQ    R12
-	ANDQ    BX, R12
-	MOVQ    AX, R13
-	ORQ     R11, R13
-	BTSQ    R10, R13
-
-	// The replies (the child's legal moves): R15; DX the child's empties.
-	MOVQ         R12, X11
-	VPBROADCASTQ X11, Y11
-	MOVQ         R13, X12
-	VPBROADCASTQ X12, Y12
-	VPAND        Y13, Y12, Y12
-	MOVES512(Y11, Y12, Y4, Y6, Y7, Y9)
-	FOLD(Y9, X9, X7, R15)
-	MOVQ         R12, DX
-	ORQ          R13, DX
-	NOTQ         DX
-	ANDQ         DX, R15
+	CHILD_REPLIES
 
 	// R14 = -16 * (replies + corner replies)
 	POPCNTQ R15, R14
@@ -468,46 +485,15 @@ TEXT ·orderKeysAVX512(SB), NOSPLIT, $0-40
 	XORQ         R9, R9                 // R9 = the number of children
 	VPBROADCASTQ me+0(FP), Y2
 	VPBROADCASTQ opp+8(FP), Y3
-	FLIP_CONSTANTS
-	VMOVDQU      lineShift<>(SB), Y14
-	VMOVDQU      lineShift2<>(SB), Y15
-	VMOVDQU      lineMask<>(SB), Y13
+	KEYS_CONSTANTS
 	MOVQ         $0x8100000000000081, R8 // cornerMask
 	TESTQ        SI, SI
 	JEQ          orderDone
 
 orderLoop:
-	BSFQ SI, R10                        // R10 = the move's square
-	LEAQ -1(SI), DX
-	ANDQ DX, SI
+	NEXT_CHILD
 
-	// The child: R12 its side to move's discs, R13 the other side's.
-	MOVQ    R10, CX
-	SHLQ    $6, CX
-	LEAQ    ·flipRays(SB), DX
-	VMOVDQU (DX)(CX*1), Y0
-	VMOVDQU 32(DX)(CX*1), Y1
-	FLIP_RAYS
-	FOLD(Y6, X6, X7, R11)
-	MOVQ    R11, R12
-	NOTQ    R12
-	ANDQ    BX, R12
-	MOVQ    AX, R13
-	ORQ     R11, R13
-	BTSQ    R10, R13
-
-	// The replies: R15.
-	MOVQ         R12, X11
-	VPBROADCASTQ X11, Y11
-	MOVQ         R13, X12
-	VPBROADCASTQ X12, Y12
-	VPAND        Y13, Y12, Y12
-	MOVES512(Y11, Y12, Y4, Y6, Y7, Y9)
-	FOLD(Y9, X9, X7, R15)
-	MOVQ         R12, DX
-	ORQ          R13, DX
-	NOTQ         DX
-	ANDQ         DX, R15
+	CHILD_REPLIES
 
 	// R14 = -16 * replies - 32 * corner replies, + 64 for a corner move.
 	POPCNTQ R15, R14

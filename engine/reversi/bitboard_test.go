@@ -55,12 +55,17 @@ func TestLegalMoves(t *testing.T) {
 	for _, v := range movesVersions {
 		t.Logf("testing %s", v.name)
 	}
-	rng := rand.New(rand.NewSource(7))
-	for i := 0; i < 20000; i++ {
-		me, opp := randomDiscs(rng)
-		checkLegalMoves(t, me, opp)
+	onTestBoards(7, 20000, 5, func(me, opp uint64) { checkLegalMoves(t, me, opp) })
+}
+
+// onTestBoards calls check on n random boards (randomDiscs from seed), then
+// on every position of the perft walk's first plies.
+func onTestBoards(seed int64, n, plies int, check func(me, opp uint64)) {
+	rng := rand.New(rand.NewSource(seed))
+	for range n {
+		check(randomDiscs(rng))
 	}
-	walkGame(Start(), 5, func(p Position) { checkLegalMoves(t, p.me, p.opp) })
+	walkGame(Start(), plies, func(p Position) { check(p.me, p.opp) })
 }
 
 // walkGame calls visit on p and every position reached from it in up to
@@ -160,12 +165,7 @@ func checkFlips(t *testing.T, me, opp uint64) {
 // TestFlips checks flips against the oracle (naiveBoard) on random boards
 // and the perft walk's first plies.
 func TestFlips(t *testing.T) {
-	rng := rand.New(rand.NewSource(8))
-	for i := 0; i < 5000; i++ {
-		me, opp := randomDiscs(rng)
-		checkFlips(t, me, opp)
-	}
-	walkGame(Start(), 4, func(p Position) { checkFlips(t, p.me, p.opp) })
+	onTestBoards(8, 5000, 4, func(me, opp uint64) { checkFlips(t, me, opp) })
 }
 
 // FuzzFlips checks flips on any pair of disc sets at every empty square.

@@ -308,12 +308,7 @@ func checkSolveKeys(t *testing.T, me, opp uint64) {
 // the perft walk's first plies.
 func TestSolveKeys(t *testing.T) {
 	t.Logf("AVX-512: %v", useAVX512)
-	rng := rand.New(rand.NewSource(9))
-	for range 20000 {
-		me, opp := randomDiscs(rng)
-		checkSolveKeys(t, me, opp)
-	}
-	walkGame(Start(), 4, func(p Position) { checkSolveKeys(t, p.me, p.opp) })
+	onTestBoards(9, 20000, 4, func(me, opp uint64) { checkSolveKeys(t, me, opp) })
 }
 
 // FuzzSolveKeys checks the solver's children and keys on any pair of disc

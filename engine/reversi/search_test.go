@@ -556,12 +556,7 @@ func checkOrderKeys(t *testing.T, me, opp uint64) {
 // TestOrderKeys checks the midgame's children and keys two plies above the
 // leaves on random boards and the perft walk's first plies.
 func TestOrderKeys(t *testing.T) {
-	rng := rand.New(rand.NewSource(11))
-	for range 20000 {
-		me, opp := randomDiscs(rng)
-		checkOrderKeys(t, me, opp)
-	}
-	walkGame(Start(), 4, func(p Position) { checkOrderKeys(t, p.me, p.opp) })
+	onTestBoards(11, 20000, 4, func(me, opp uint64) { checkOrderKeys(t, me, opp) })
 }
 
 // FuzzOrderKeys checks the midgame's children and keys on any pair of disc
