@@ -218,7 +218,7 @@ func stableDiscs(mine, occupied uint64) uint64 {
 		// need) keeps the common case cheap.
 		return 0
 	}
-	return stableWith(mine, fullLines(occupied))
+	return stableAll(mine, occupied)
 }
 
 // stableWith is stableDiscs with the full lines of the board already known.

@@ -140,6 +140,78 @@ func orderKeys(me, opp, moves uint64, l *moveList) int {
 	return orderKeysGo(me, opp, moves, l)
 }
 
+// stableAVX2 is stableWith(mine, fullLines(occupied)) on AVX2
+// (bitboard_amd64.s): the full lines with the four line kinds one to a
+// lane of a register. The edge discs that stableWith starts from are
+// found by filling from mine's corners along the edges instead of by
+// table, which only changes how many rounds the iteration takes, not its
+// result; the rounds run in general registers. c is stableLanes, passed
+// so that the compiler sees that stableAll needs it set.
+//
+//go:noescape
+func stableAVX2(mine, occupied uint64, c *stableConstants) uint64
+
+// stableAll is stableWith(mine, fullLines(occupied)), on AVX2 when the
+// processor has it. The stability cut-off of the solver computes it at
+// about a tenth of its nodes: it was 13% of an FFO solve's time.
+func stableAll(mine, occupied uint64) uint64 {
+	if useAVX2 {
+		return stableAVX2(mine, occupied, &stableLanes)
+	}
+	return stableWith(mine, fullLines(occupied))
+}
+
+// stableConstants are stableAVX2's constants, each with one value a lane;
+// the lanes are the line kinds of fullLines: rank, file, diagonal,
+// anti-diagonal, whose neighbours are 1, 8, 9 and 7 bits away.
+type stableConstants struct {
+	// step, step2 and step4 are each lane's distance to its neighbour,
+	// and twice and four times it.
+	step, step2, step4 [4]uint64
+	// upOff1, upOff2 and upOff4 are fullUp's ^on, ^on2 and ^on4: the
+	// squares with no square 1, 2 or 4 steps higher on the line, which
+	// count as full that way. downOff1.. are fullDown's.
+	upOff1, upOff2, upOff4       [4]uint64
+	downOff1, downOff2, downOff4 [4]uint64
+	// wall is where a disc has the wall beside it on the lane's line
+	// (stableFrom's wallH, wallV, wallD).
+	wall [4]uint64
+	// fillUp and fillDown are the shift counts of the fill along the
+	// edges from the corners: east and north (up, in lanes 0 and 1), west
+	// and south (down, in lanes 2 and 3); 64 shifts a lane to zero, so
+	// each lane moves one way only. fillIn is the squares each lane's
+	// step may land on (east: not file a; west: not file h).
+	fillUp1, fillUp2, fillUp4       [4]uint64
+	fillDown1, fillDown2, fillDown4 [4]uint64
+	fillIn                          [4]uint64
+}
+
+// stableLanes is the one set of stableConstants.
+var stableLanes = func() (c stableConstants) {
+	const all = ^uint64(0)
+	steps := [4]uint{1, 8, 9, 7}
+	// A square's neighbour higher on the line is on the board file-wise
+	// when the square is not on file h (east, north-east) or a (north-west).
+	higherIn := [4]uint64{notFileH, all, notFileH, notFileA}
+	lowerIn := [4]uint64{notFileA, all, notFileA, notFileH}
+	c.wall = [4]uint64{0x8181818181818181, 0xFF000000000000FF, 0xFF818181818181FF, 0xFF818181818181FF}
+	for i, n := range steps {
+		c.step[i], c.step2[i], c.step4[i] = uint64(n), uint64(2*n), uint64(4*n)
+		on := (all >> n) & higherIn[i]
+		on2 := on & (on >> n)
+		on4 := on2 & (on2 >> (2 * n))
+		c.upOff1[i], c.upOff2[i], c.upOff4[i] = ^on, ^on2, ^on4
+		on = (all << n) & lowerIn[i]
+		on2 = on & (on << n)
+		on4 = on2 & (on2 << (2 * n))
+		c.downOff1[i], c.downOff2[i], c.downOff4[i] = ^on, ^on2, ^on4
+	}
+	c.fillUp1, c.fillUp2, c.fillUp4 = [4]uint64{1, 8, 64, 64}, [4]uint64{2, 16, 64, 64}, [4]uint64{4, 32, 64, 64}
+	c.fillDown1, c.fillDown2, c.fillDown4 = [4]uint64{64, 64, 1, 8}, [4]uint64{64, 64, 2, 16}, [4]uint64{64, 64, 4, 32}
+	c.fillIn = [4]uint64{notFileA, all, notFileH, all}
+	return c
+}()
+
 // prefetch hints the processor to load the cache line at p (PREFETCHT0).
 //
 //go:noescape

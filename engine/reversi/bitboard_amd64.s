@@ -527,3 +527,124 @@ TEXT ·prefetch(SB), NOSPLIT, $0-8
 	MOVQ       p+0(FP), AX
 	PREFETCHT0 (AX)
 	RET
+
+// FULL_HALF(SHIFT, OFF1, OFF2, OFF4) leaves in Y0 fullUp (SHIFT is VPSRLVQ)
+// or fullDown (VPSLLVQ) of the occupied squares in Y15, for each lane's
+// line kind, with DI pointing at the stableConstants: the squares from which the
+// line is occupied up to the edge that way, checked over 1, 2 and 4 steps
+// (OFF1.. are the squares with no square that far, which pass). Y1 is
+// scratch.
+#define FULL_HALF(SHIFT, OFF1, OFF2, OFF4) \
+	SHIFT stableConstants_step(DI), Y15, Y0; \
+	VPOR  OFF1(DI), Y0, Y0; \
+	VPAND Y15, Y0, Y0; \
+	SHIFT stableConstants_step2(DI), Y0, Y1; \
+	VPOR  OFF2(DI), Y1, Y1; \
+	VPAND Y1, Y0, Y0; \
+	SHIFT stableConstants_step4(DI), Y0, Y1; \
+	VPOR  OFF4(DI), Y1, Y1; \
+	VPAND Y1, Y0, Y0
+
+// EDGE_STEP(UP, DOWN) is one step of the fill along the edges: Y6 (the
+// discs reached) grows by those of Y5 (the discs it may pass through) one
+// step of UP or DOWN (the lanes' shift counts at DI) away. Y7 and Y8 are
+// scratch.
+#define EDGE_STEP(UP, DOWN) \
+	VPSLLVQ UP(DI), Y6, Y7; \
+	VPSRLVQ DOWN(DI), Y6, Y8; \
+	VPOR    Y8, Y7, Y7; \
+	VPAND   Y5, Y7, Y7; \
+	VPOR    Y7, Y6, Y6
+
+// EDGE_PASS(UP, DOWN) narrows Y5 to the discs whose neighbour UP or DOWN
+// away is in it too, for the next EDGE_STEP's doubled distance.
+#define EDGE_PASS(UP, DOWN) \
+	VPSLLVQ UP(DI), Y5, Y7; \
+	VPSRLVQ DOWN(DI), Y5, Y8; \
+	VPOR    Y8, Y7, Y7; \
+	VPAND   Y7, Y5, Y5
+
+// func stableAVX2(mine, occupied uint64, c *stableConstants) uint64
+//
+// stableWith(mine, fullLines(occupied)): fullLines as fullUp and fullDown
+// with each line kind in a lane; the discs of mine joined to its corners
+// along the edges, by a fill east, north, west and south in 1, 2 and 4
+// steps (one direction a lane); then stableFrom's rounds from those.
+TEXT ·stableAVX2(SB), NOSPLIT, $0-32
+	MOVQ         mine+0(FP), BX
+	MOVQ         c+16(FP), DI
+	VPBROADCASTQ occupied+8(FP), Y15
+	FULL_HALF(VPSRLVQ, stableConstants_upOff1, stableConstants_upOff2, stableConstants_upOff4)
+	VMOVDQA      Y0, Y2
+	FULL_HALF(VPSLLVQ, stableConstants_downOff1, stableConstants_downOff2, stableConstants_downOff4)
+	VPAND        Y2, Y0, Y0
+	VPOR         stableConstants_wall(DI), Y0, Y12 // a line is full or the wall is beside
+
+	MOVQ         $0x8100000000000081, AX // cornerMask
+	ANDQ         BX, AX
+	VPBROADCASTQ mine+0(FP), Y5
+	VPAND        stableConstants_fillIn(DI), Y5, Y5
+	VMOVQ        AX, X6
+	VPBROADCASTQ X6, Y6
+	EDGE_STEP(stableConstants_fillUp1, stableConstants_fillDown1)
+	EDGE_PASS(stableConstants_fillUp1, stableConstants_fillDown1)
+	EDGE_STEP(stableConstants_fillUp2, stableConstants_fillDown2)
+	EDGE_PASS(stableConstants_fillUp2, stableConstants_fillDown2)
+	EDGE_STEP(stableConstants_fillUp4, stableConstants_fillDown4)
+	FOLD(Y6, X6, X7, AX)
+
+	// The rounds in general registers, whose shifts run side by side:
+	// on vectors each round waited on the lanes' AND (FOLD_AND) and
+	// took about twice as long.
+	VMOVQ        X12, R8
+	VPEXTRQ      $1, X12, R9
+	VEXTRACTI128 $1, Y12, X12
+	VMOVQ        X12, R10
+	VPEXTRQ      $1, X12, R11
+	VZEROUPPER
+	MOVQ         $0xFEFEFEFEFEFEFEFE, R12 // notFileA
+	MOVQ         $0x7F7F7F7F7F7F7F7F, R13 // notFileH
+
+round:
+	// A disc of mine is stable when, on each line kind, its line is full
+	// or the wall or a stable disc stands beside it.
+	MOVQ AX, CX
+	SHLQ $1, CX
+	ANDQ R12, CX
+	MOVQ AX, DX
+	SHRQ $1, DX
+	ANDQ R13, DX
+	ORQ  DX, CX
+	ORQ  R8, CX
+	MOVQ AX, DX
+	SHLQ $8, DX
+	MOVQ AX, SI
+	SHRQ $8, SI
+	ORQ  SI, DX
+	ORQ  R9, DX
+	ANDQ DX, CX
+	MOVQ AX, DX
+	SHLQ $9, DX
+	ANDQ R12, DX
+	MOVQ AX, SI
+	SHRQ $9, SI
+	ANDQ R13, SI
+	ORQ  SI, DX
+	ORQ  R10, DX
+	ANDQ DX, CX
+	MOVQ AX, DX
+	SHLQ $7, DX
+	ANDQ R13, DX
+	MOVQ AX, SI
+	SHRQ $7, SI
+	ANDQ R12, SI
+	ORQ  SI, DX
+	ORQ  R11, DX
+	ANDQ DX, CX
+	ANDQ BX, CX
+	ORQ  AX, CX
+	CMPQ CX, AX
+	MOVQ CX, AX
+	JNE  round
+	MOVQ AX, ret+24(FP)
+	RET

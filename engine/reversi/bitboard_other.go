@@ -33,3 +33,6 @@ func orderKeys(me, opp, moves uint64, l *moveList) int { return orderKeysGo(me, 
 
 // prefetch does nothing: the hint is written for amd64 only.
 func prefetch(p unsafe.Pointer) {}
+
+// stableAll is stableWith(mine, fullLines(occupied)).
+func stableAll(mine, occupied uint64) uint64 { return stableWith(mine, fullLines(occupied)) }

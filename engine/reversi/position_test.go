@@ -553,6 +553,35 @@ func stableFromNothing(mine uint64, full [4]uint64) uint64 {
 	return stableFrom(mine&full[0]&full[1]&full[2]&full[3], mine, full)
 }
 
+// checkStableAll compares stableAll (on AVX2 where the processor has it)
+// with the iteration from nothing over fullLinesSlow, for both sides.
+func checkStableAll(t *testing.T, me, opp uint64) {
+	t.Helper()
+	full := fullLinesSlow(me | opp)
+	for _, mine := range [2]uint64{me, opp} {
+		if got, want := stableAll(mine, me|opp), stableFromNothing(mine, full); got != want {
+			t.Fatalf("stableAll(%#x, %#x) = %#x, want %#x", mine, me|opp, got, want)
+		}
+	}
+}
+
+// TestStableAll checks stableAll on random fillings and game positions.
+func TestStableAll(t *testing.T) {
+	onTestBoards(13, 20000, 5, func(me, opp uint64) { checkStableAll(t, me, opp) })
+	rng := rand.New(rand.NewSource(14))
+	for _, p := range randomPositions(rng, 2000) {
+		checkStableAll(t, p.me, p.opp)
+	}
+}
+
+// FuzzStableAll checks stableAll on any pair of disc sets.
+func FuzzStableAll(f *testing.F) {
+	addDiscSeeds(f)
+	f.Fuzz(func(t *testing.T, me, opp uint64) {
+		checkStableAll(t, me, opp&^me)
+	})
+}
+
 // TestStableEdgeStart checks that starting the iteration from the edge
 // discs (edgeStable) finds the same stable discs as starting from nothing,
 // for both sides of game positions and random fillings.
