@@ -238,23 +238,14 @@ func featuresWith(me, opp, myMoves, oppMoves uint64) [numFeatures]int {
 	return f
 }
 
-// stableDiff returns the stable discs (stableWith) of me minus those of opp.
-// It counts each side with stableAll, which on AVX2 finds the full lines
+// stableDiff returns the stable discs (stableDiscs) of me minus those of
+// opp. Each side is counted on its own, and on AVX2 finds the full lines
 // again for the second side: still 8% less time to depth 12 on
-// BenchmarkMidgame than sharing the Go version's (twenty-ninth session).
+// BenchmarkMidgame than the Go version sharing them (twenty-ninth
+// session).
 func stableDiff(me, opp uint64) int {
 	occupied := me | opp
-	if occupied&cornerMask == 0 {
-		return 0
-	}
-	n := 0
-	if me&cornerMask != 0 {
-		n += popcount(stableAll(me, occupied))
-	}
-	if opp&cornerMask != 0 {
-		n -= popcount(stableAll(opp, occupied))
-	}
-	return n
+	return popcount(stableDiscs(me, occupied)) - popcount(stableDiscs(opp, occupied))
 }
 
 // frontierDiff returns the discs of me next to an empty square minus those
