@@ -726,8 +726,9 @@ func (e *Engine) negamax(b *Board, depth, alpha, beta, ply int) int {
 		}
 		return -(WinScore - ply - 2) // only forbidden points left (renju)
 	}
+	cut := false // the width left moves unsearched
 	if w := e.opt.width(depth); len(moves) > w {
-		moves = moves[:w]
+		moves, cut = moves[:w], true
 	}
 
 	// Fail-high reduction (selective.go): off the principal variation,
@@ -811,6 +812,16 @@ func (e *Engine) negamax(b *Board, depth, alpha, beta, ply int) int {
 				break
 			}
 		}
+	}
+	if cut && best <= -WinThreshold {
+		// Every move searched loses, but the width left others unsearched:
+		// the loss is not proven. A score just above the proven losses
+		// keeps the node below every evaluated one without claiming a
+		// proof, which would travel up the tree as a certainty (a move
+		// that lost was once scored a proven win this way; twenty-ninth
+		// session). Late-move pruning and futility already stop at the
+		// first move that does not lose.
+		best = -WinThreshold + 1
 	}
 	if frontier && e.opt.frontierLast && best < beta {
 		if e.frontierWin(b, ply) {

@@ -761,3 +761,27 @@ func TestFrontierVCFLast(t *testing.T) {
 		t.Errorf("level 6, the full window: score %d, want the VCF's win\n%v", s, b)
 	}
 }
+
+// TestWidthCutProvesNothing searches a position of rapfi-mistakes.txt
+// (piskvork/24, black's move 47, o7: a move that lost) the way the full
+// engine's iterations do. From depth 5 a node below it had every move
+// within the width lose and returned that as a proven loss, though moves
+// past the width held: o7 came out a proven win. A search without the
+// width and the reductions scores o7 at about -3,500 at depth 8.
+func TestWidthCutProvesNothing(t *testing.T) {
+	b := boardFrom(t, Freestyle, "h8i8i9h9j10g7j9k11j7j8l9k8k9m9l8m7l10l11k10i10j11i12k6l7m6j6n7m8n6m10m11j13n9n8h11f7l5k4g8f8k5j5l3l4m4n3")
+	m, err := ParsePoint("o7", b.Size())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.play(b.index(m))
+	e := NewEngine()
+	e.opt = levelOptions(0)
+	e.pollBlock = ^uint64(0)
+	for d := 1; d <= 8; d++ {
+		e.rootDepth = d
+		if v := -e.negamax(b, d-1, -WinScore-1, WinScore+1, 1); v >= WinThreshold {
+			t.Fatalf("depth %d: o7 scored %d, a proven win", d, v)
+		}
+	}
+}
