@@ -374,6 +374,24 @@ TEXT ·flipsTables(SB), NOSPLIT, $0-32
 	NOTQ         DX; \
 	ANDQ         DX, R15
 
+// ADD_IF_SET(BITS, SHIFT) adds 1 << SHIFT to the key in R14 when the
+// move's square (R10) is in BITS (a register). CX is scratch.
+#define ADD_IF_SET(BITS, SHIFT) \
+	BTQ     R10, BITS; \
+	SETCS   CX; \
+	MOVBQZX CX, CX; \
+	SHLQ    $SHIFT, CX; \
+	ADDQ    CX, R14
+
+// STORE_CHILD stores the move's square (R10), key (R14) and child (R12,
+// R13) at index R9 of the moveList at DI, and counts it.
+#define STORE_CHILD \
+	MOVB R10, moveList_sq(DI)(R9*1); \
+	MOVL R14, moveList_key(DI)(R9*4); \
+	MOVQ R12, moveList_me(DI)(R9*8); \
+	MOVQ R13, moveList_opp(DI)(R9*8); \
+	INCQ R9
+
 // func solveKeysAVX512(me, opp, moves, odd uint64, l *moveList) int
 //
 // solveKey for every move of moves, in one loop with every value in a
@@ -452,17 +470,9 @@ keysLoop:
 	ADDQ    R15, R14
 
 	// + 4 for a square in an odd region.
-	BTQ     R10, R8
-	SETCS   CX
-	MOVBQZX CX, CX
-	SHLQ    $2, CX
-	ADDQ    CX, R14
+	ADD_IF_SET(R8, 2)
 
-	MOVB R10, moveList_sq(DI)(R9*1)
-	MOVL R14, moveList_key(DI)(R9*4)
-	MOVQ R12, moveList_me(DI)(R9*8)
-	MOVQ R13, moveList_opp(DI)(R9*8)
-	INCQ R9
+	STORE_CHILD
 	TESTQ SI, SI
 	JNE  keysLoop
 
@@ -503,17 +513,9 @@ orderLoop:
 	ADDQ    R15, R14
 	SHLQ    $4, R14
 	NEGQ    R14
-	BTQ     R10, R8
-	SETCS   CX
-	MOVBQZX CX, CX
-	SHLQ    $6, CX
-	ADDQ    CX, R14
+	ADD_IF_SET(R8, 6)
 
-	MOVB R10, moveList_sq(DI)(R9*1)
-	MOVL R14, moveList_key(DI)(R9*4)
-	MOVQ R12, moveList_me(DI)(R9*8)
-	MOVQ R13, moveList_opp(DI)(R9*8)
-	INCQ R9
+	STORE_CHILD
 	TESTQ SI, SI
 	JNE  orderLoop
 

@@ -33,7 +33,7 @@ var platformMovesVersions = func() (vs []movesVersion) {
 	return vs
 }()
 
-// searchFingerprint searches FFO #40 to the end and the four benchmark
+// searchFingerprint searches FFO #40 to the end and the five benchmark
 // midgame positions to depth 8, and returns each search's move, score and
 // nodes: the same text on every processor when the vector code and the
 // plain code make the same trees.
