@@ -449,8 +449,9 @@ func (e *Engine) solveFew(me, opp uint64, alpha, beta, empties int, odd uint64) 
 	moves := legalMoves(me, opp)
 	best := -65
 	for _, set := range [2]uint64{moves & odd, moves &^ odd} {
-		for ; set != 0; set &= set - 1 {
-			sq := bits.TrailingZeros64(set)
+		for set != 0 {
+			sq := bits.TrailingZeros64(preferredSquares(set))
+			set &^= 1 << uint(sq)
 			f := flips(me, opp, sq)
 			cme, copp := opp&^f, me|f|1<<uint(sq)
 			childEmpty := empty &^ (1 << uint(sq))
@@ -481,6 +482,26 @@ func (e *Engine) solveFew(me, opp uint64, alpha, beta, empties int, odd uint64) 
 		return -e.solveFew(opp, me, -beta, -alpha, empties, odd)
 	}
 	return best
+}
+
+// preferredSquares returns the squares of set the solver tries first at five
+// and six empties, within a parity: its corners if it has any, else its
+// squares other than X-squares if it has any, else all of it. Both are
+// static guesses: a corner can never be taken back, and an X-square gives
+// its corner away. Against square order alone, FFO #40-#49 750.3 M ->
+// 709.1 M nodes (thirtieth session). Written so that the compiler uses
+// conditional moves: a branch per class mispredicted often enough to cost
+// more time than the nodes saved.
+func preferredSquares(set uint64) uint64 {
+	c := set & cornerMask
+	m := set &^ xSquareMask
+	if m == 0 {
+		m = set
+	}
+	if c == 0 {
+		c = m
+	}
+	return c
 }
 
 // quadrantOf[sq] is the 4x4 corner of the board that holds sq: the region

@@ -116,6 +116,27 @@ func TestOddRegions(t *testing.T) {
 	}
 }
 
+// TestPreferredSquares checks the solver's static preference at five and six
+// empties: corners, else anything but X-squares, else the X-squares.
+func TestPreferredSquares(t *testing.T) {
+	const a1, b2, c3, h8, g7, d1 = 1 << 0, 1 << 9, 1 << 18, 1 << 63, 1 << 54, 1 << 3
+	for _, tc := range []struct {
+		name     string
+		set, who uint64
+	}{
+		{"empty", 0, 0},
+		{"a corner among others", a1 | b2 | c3, a1},
+		{"two corners", a1 | h8 | d1 | g7, a1 | h8},
+		{"no corner: not the X-squares", b2 | c3 | d1 | g7, c3 | d1},
+		{"X-squares only", b2 | g7, b2 | g7},
+		{"one square", c3, c3},
+	} {
+		if got := preferredSquares(tc.set); got != tc.who {
+			t.Errorf("%s: preferredSquares(%#x) = %#x, want %#x", tc.name, tc.set, got, tc.who)
+		}
+	}
+}
+
 // TestQuadrantOf checks that each square's quadrant holds it and is one of
 // the four quadrants.
 func TestQuadrantOf(t *testing.T) {
