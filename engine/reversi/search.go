@@ -32,6 +32,9 @@ type Engine struct {
 	params *evalParams // the evaluation's weights
 	mid    *table      // midgame search results (depth, centidisc bounds)
 	end    *table      // endgame solver results (empties, disc bounds)
+	// endLocal is the region of end that keeps the positions near the
+	// end (solverTable).
+	endLocal table
 
 	// State of the search in progress.
 	nodes     uint64
@@ -68,7 +71,10 @@ func NewEngine() *Engine { return NewEngineSize(DefaultTableBytes) }
 func NewEngineSize(tableBytes int) *Engine {
 	// endConf starts at provenExact: a solve outside Search (the tests
 	// call solve and solveRoot directly) proves, with no selective cuts.
-	return &Engine{params: defaultParams, mid: newTable(tableBytes / 2), end: newTable(tableBytes / 2), solveLists: new([61]moveList), midLists: new([61]moveList), endConf: provenExact}
+	e := &Engine{params: defaultParams, mid: newTable(tableBytes / 2), end: newTable(tableBytes / 2), solveLists: new([61]moveList), midLists: new([61]moveList), endConf: provenExact}
+	n := min(len(e.end.entries), localTableEntries)
+	e.endLocal = table{entries: e.end.entries[:n], mask: uint64(n-1) &^ 1}
+	return e
 }
 
 // UsePatternEvaluation makes the engine evaluate positions with the pattern
