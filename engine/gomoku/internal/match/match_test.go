@@ -263,6 +263,9 @@ func TestMatchLadder(t *testing.T) {
 //	GOMOKU_SYMMETRIES      play each selected opening in its first n of 8
 //	                       symmetric images (Images; default 1): 40 x 8 x 2
 //	                       = 640 games, named opening/sk
+//	GOMOKU_SYMMETRIES_FROM play only images k >= this of those (default
+//	                       0): with GOMOKU_SYMMETRIES=4 and 2, images s2
+//	                       and s3, games new beside a run of the first two
 //
 // With both node counts set no clock decides anything and the same builds
 // play the same games (fresh processes per game), so two builds of ours
@@ -286,7 +289,8 @@ func TestMatchGomocup(t *testing.T) {
 	}
 	var open []Opening
 	for _, o := range selectOpenings(t, piskvork) {
-		open = append(open, Images(o, 15, envInt("GOMOKU_SYMMETRIES", 1))...)
+		images := Images(o, 15, envInt("GOMOKU_SYMMETRIES", 1))
+		open = append(open, images[min(max(envInt("GOMOKU_SYMMETRIES_FROM", 0), 0), len(images)):]...)
 	}
 	rule := gomoku.Freestyle
 	if v := os.Getenv("GOMOKU_RULE"); v != "" {
