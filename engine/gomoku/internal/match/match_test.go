@@ -288,9 +288,10 @@ func TestMatchGomocup(t *testing.T) {
 		}
 	}
 	var open []Opening
+	symmetries, from := envInt("GOMOKU_SYMMETRIES", 1), max(envInt("GOMOKU_SYMMETRIES_FROM", 0), 0)
 	for _, o := range selectOpenings(t, piskvork) {
-		images := Images(o, 15, envInt("GOMOKU_SYMMETRIES", 1))
-		open = append(open, images[min(max(envInt("GOMOKU_SYMMETRIES_FROM", 0), 0), len(images)):]...)
+		images := Images(o, 15, symmetries)
+		open = append(open, images[min(from, len(images)):]...)
 	}
 	rule := gomoku.Freestyle
 	if v := os.Getenv("GOMOKU_RULE"); v != "" {
