@@ -293,31 +293,38 @@ func (e *Engine) Search(ctx context.Context, p Position, lim Limits) (Result, er
 	}
 	var res Result
 	have := false
-	for d := 1; d <= midDepth; d++ {
-		score, partial := e.searchRoot(p.me, p.opp, root, d, have)
-		if e.aborted {
-			if have && partial >= 0 && partial != int(res.Best) {
-				// The deadline cut this iteration after it had
-				// proved a move better than the last iteration's
-				// best: play it (the time spent on it is not
-				// thrown away).
-				res = Result{Depth: d - 1, Best: Square(partial), Centi: score, Score: roundDiscs(score), PV: []Square{Square(partial)}}
+	deepen := func(from, to int) {
+		for d := from; d <= to; d++ {
+			score, partial := e.searchRoot(p.me, p.opp, root, d, have)
+			if e.aborted {
+				if have && partial >= 0 && partial != int(res.Best) {
+					// The deadline cut this iteration after it had
+					// proved a move better than the last iteration's
+					// best: play it (the time spent on it is not
+					// thrown away).
+					res = Result{Depth: d - 1, Best: Square(partial), Centi: score, Score: roundDiscs(score), PV: []Square{Square(partial)}}
+				}
+				return
 			}
-			break
+			have = true
+			res = Result{Depth: d, Best: Square(root[0].sq), Centi: score, Score: roundDiscs(score)}
+			res.PV = e.principalVariation(p, root[0].sq, false)
+			if d == empties {
+				res.Exact = true // a search to the end of the game is a solve
+			}
+			report(&res)
 		}
-		have = true
-		res = Result{Depth: d, Best: Square(root[0].sq), Centi: score, Score: roundDiscs(score)}
-		res.PV = e.principalVariation(p, root[0].sq, false)
-		if d == empties {
-			res.Exact = true // a search to the end of the game is a solve
-		}
-		report(&res)
 	}
+	deepen(1, midDepth)
 	if !have {
 		return Result{Best: NoSquare}, ErrNoIteration
 	}
 
-	if empties <= solveFrom && !res.Exact {
+	if empties <= solveFrom && !res.Exact && !e.aborted && midDepth < maxDepth && !solveInTime(ctx, start) {
+		// The solve's first pass would not end before the deadline:
+		// search deeper in the midgame instead, to the deadline.
+		deepen(midDepth+1, min(maxDepth, empties))
+	} else if empties <= solveFrom && !res.Exact {
 		midDepth := res.Depth
 		best, score := e.solveRoot(p.me, p.opp, root, res.Score, func(best, score int) {
 			// A selective pass: its move replaces the midgame's, but the
@@ -338,6 +345,27 @@ func (e *Engine) Search(ctx context.Context, p Position, lim Limits) (Result, er
 		res.NPS = uint64(float64(e.nodes) / s)
 	}
 	return res, nil
+}
+
+// solveTimeFactor: the solve after the midgame iterations is started only
+// if the time left before the deadline is at least this many times the
+// time the iterations took. The first selective pass of the solve took
+// 2-4 times as long as the iterations before it on 400 positions of
+// 24-34 empties from games against NTest at 3 s a move; with a factor of
+// 3 no pass that would have ended in time was skipped (docs/benchmarks.md,
+// thirty-second session).
+const solveTimeFactor = 3
+
+// solveInTime reports whether a solve started now is expected to end
+// before ctx's deadline (always, when ctx has none): the search began at
+// start.
+func solveInTime(ctx context.Context, start time.Time) bool {
+	deadline, ok := ctx.Deadline()
+	if !ok {
+		return true
+	}
+	spent := time.Since(start)
+	return time.Until(deadline) >= solveTimeFactor*spent
 }
 
 // endgamePreDepth is the midgame depth searched before an exact solve: deep

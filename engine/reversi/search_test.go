@@ -567,3 +567,29 @@ func FuzzOrderKeys(f *testing.F) {
 		checkOrderKeys(t, me, opp&^me)
 	})
 }
+
+// TestSolveInTime checks the rule that decides whether the solve is started
+// after the midgame iterations: only when the time left is at least
+// solveTimeFactor times the time already spent, and always without a
+// deadline. The margins are wide (a second against a tenth), so the
+// machine's speed cannot change the answers.
+func TestSolveInTime(t *testing.T) {
+	now := time.Now()
+	withDeadline, cancel := context.WithDeadline(context.Background(), now.Add(2*time.Second))
+	defer cancel()
+	for _, c := range []struct {
+		name  string
+		ctx   context.Context
+		spent time.Duration
+		want  bool
+	}{
+		{"no deadline, long spent", context.Background(), time.Hour, true},
+		{"2 s left, 0.1 s spent", withDeadline, 100 * time.Millisecond, true},
+		{"2 s left, 1 s spent", withDeadline, time.Second, false},
+		{"2 s left, 3 s spent", withDeadline, 3 * time.Second, false},
+	} {
+		if got := solveInTime(c.ctx, now.Add(-c.spent)); got != c.want {
+			t.Errorf("%s: solveInTime = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
