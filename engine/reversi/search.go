@@ -350,7 +350,7 @@ func (e *Engine) Search(ctx context.Context, p Position, lim Limits) (Result, er
 // solveTimeFactor: the solve after the midgame iterations is started only
 // if the time left before the deadline is at least this many times the
 // time the iterations took. The first selective pass of the solve took
-// 2-4 times as long as the iterations before it on 400 positions of
+// 2-4 times as long as the iterations before it on 405 positions of
 // 24-34 empties from games against NTest at 3 s a move; with a factor of
 // 3 no pass that would have ended in time was skipped (docs/benchmarks.md,
 // thirty-second session).
