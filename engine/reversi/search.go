@@ -320,23 +320,26 @@ func (e *Engine) Search(ctx context.Context, p Position, lim Limits) (Result, er
 		return Result{Best: NoSquare}, ErrNoIteration
 	}
 
-	if empties <= solveFrom && !res.Exact && !e.aborted && midDepth < maxDepth && !solveInTime(ctx, start) {
-		// The solve's first pass would not end before the deadline:
-		// search deeper in the midgame instead, to the deadline.
-		deepen(midDepth+1, min(maxDepth, empties))
-	} else if empties <= solveFrom && !res.Exact {
-		midDepth := res.Depth
-		best, score := e.solveRoot(p.me, p.opp, root, res.Score, func(best, score int) {
-			// A selective pass: its move replaces the midgame's, but the
-			// score is not proven (Exact stays false).
-			res = Result{Depth: midDepth, Best: Square(best), Score: score, Centi: score * evalScale}
-			res.PV = e.principalVariation(p, best, true)
-			report(&res)
-		})
-		if !e.aborted {
-			res = Result{Depth: empties, Best: Square(best), Score: score, Centi: score * evalScale, Exact: true}
-			res.PV = e.principalVariation(p, best, true)
-			report(&res)
+	if empties <= solveFrom && !res.Exact {
+		if !e.aborted && midDepth < maxDepth && !solveInTime(ctx, start) {
+			// The solve's first pass would not end before the
+			// deadline: search deeper in the midgame instead, to the
+			// deadline.
+			deepen(midDepth+1, min(maxDepth, empties))
+		} else {
+			midDepth := res.Depth
+			best, score := e.solveRoot(p.me, p.opp, root, res.Score, func(best, score int) {
+				// A selective pass: its move replaces the midgame's, but the
+				// score is not proven (Exact stays false).
+				res = Result{Depth: midDepth, Best: Square(best), Score: score, Centi: score * evalScale}
+				res.PV = e.principalVariation(p, best, true)
+				report(&res)
+			})
+			if !e.aborted {
+				res = Result{Depth: empties, Best: Square(best), Score: score, Centi: score * evalScale, Exact: true}
+				res.PV = e.principalVariation(p, best, true)
+				report(&res)
+			}
 		}
 	}
 	res.Elapsed = time.Since(start)

@@ -13,8 +13,8 @@ import (
 // leaves each of the low bits (the tables index by them) depending on
 // every square. Until the thirty-second session it was Zobrist hashing
 // over 8-square chunks: 16 loads from a 32 KiB key table, as large as the
-// processor's first-level data cache; the multiplies took FFO #40-#49
-// from 23.9 s to 23.0 s (benchmarks.md). TestHashPositionSpreads checks
+// processor's first-level data cache; the multiplies take about 2% less
+// time on FFO and in the midgame (benchmarks.md, thirty-second session). TestHashPositionSpreads checks
 // that the bits the tables index by are uniform on game positions (whose
 // neighbours differ in a few discs), TestHashPositionAvalanche that a
 // change of any one square flips each of them half the time (one round

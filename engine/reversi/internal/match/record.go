@@ -1,7 +1,9 @@
 package match
 
 import (
+	"bufio"
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
 
@@ -96,4 +98,29 @@ func (r Record) Positions() ([]reversi.Position, error) {
 		}
 	}
 	return out, nil
+}
+
+// ReadRecords reads a file of match records, one a line (Record.String);
+// blank lines are skipped. An unreadable record is an error naming its
+// line.
+func ReadRecords(path string) ([]Record, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var recs []Record
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 4096), 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		if strings.TrimSpace(sc.Text()) == "" {
+			continue
+		}
+		r, err := ParseRecord(sc.Text())
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", path, n, err)
+		}
+		recs = append(recs, r)
+	}
+	return recs, sc.Err()
 }

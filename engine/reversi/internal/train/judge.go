@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"flag"
 	"fmt"
@@ -92,7 +91,7 @@ func runJudge(args []string) error {
 func readRecordFiles(cmd string, paths []string) ([]match.Record, error) {
 	var recs []match.Record
 	for _, path := range paths {
-		rs, err := readRecords(path)
+		rs, err := match.ReadRecords(path)
 		if err != nil {
 			return nil, err
 		}
@@ -102,29 +101,6 @@ func readRecordFiles(cmd string, paths []string) ([]match.Record, error) {
 		return nil, fmt.Errorf("%s: no records (give the files as arguments)", cmd)
 	}
 	return recs, nil
-}
-
-// readRecords reads a file of match records, one a line.
-func readRecords(path string) ([]match.Record, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var recs []match.Record
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 4096), 1<<20)
-	for n := 1; sc.Scan(); n++ {
-		if strings.TrimSpace(sc.Text()) == "" {
-			continue
-		}
-		r, err := match.ParseRecord(sc.Text())
-		if err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", path, n, err)
-		}
-		recs = append(recs, r)
-	}
-	return recs, sc.Err()
 }
 
 // judge judges every move of the records. Each game is judged by one

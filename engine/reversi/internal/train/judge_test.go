@@ -44,7 +44,7 @@ func TestJudge(t *testing.T) {
 	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	recs, err := readRecords(path)
+	recs, err := match.ReadRecords(path)
 	if err != nil || len(recs) != 2 {
 		t.Fatalf("read %d records: %v", len(recs), err)
 	}

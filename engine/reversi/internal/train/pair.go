@@ -49,7 +49,7 @@ func runPair(args []string) error {
 func readOutcomes(spec, side string) (map[match.GameKey]match.Outcome, error) {
 	var recs []match.Record
 	for _, path := range strings.Split(spec, ",") {
-		r, err := readRecords(path)
+		r, err := match.ReadRecords(path)
 		if err != nil {
 			return nil, err
 		}
