@@ -66,6 +66,7 @@ func TestGamePositionsLegal(t *testing.T) {
 // with a fresh engine at level 10 (Multi-ProbCut on) to each depth, or for
 // each time, and logs the total nodes and time, the share of moves equal
 // to the reference move, and for times the mean depth completed.
+// REVERSI_TABLE_MB sizes the engines' tables (benchEngine).
 func TestMidgameSet(t *testing.T) {
 	spec := os.Getenv("REVERSI_MIDGAME_SET")
 	if spec == "" {
@@ -104,11 +105,12 @@ func TestMidgameSet(t *testing.T) {
 // measureSearch reads one item of a measurement's list (env names the
 // variable, for the error): a depth ("14") or a move time ("300ms"). It
 // returns a search of a position at level 10 with a fresh engine, to that
-// depth or for that time.
+// depth or for that time. The engine is benchEngine's, so REVERSI_TABLE_MB
+// sizes its tables.
 func measureSearch(t *testing.T, env, item string) func(Position) (Result, error) {
 	if depth, err := strconv.Atoi(item); err == nil {
 		return func(p Position) (Result, error) {
-			return NewEngine().Search(context.Background(), p, Limits{Depth: depth})
+			return benchEngine().Search(context.Background(), p, Limits{Depth: depth})
 		}
 	}
 	if d, err := time.ParseDuration(item); err == nil {
@@ -118,9 +120,11 @@ func measureSearch(t *testing.T, env, item string) func(Position) (Result, error
 	return nil
 }
 
-// searchFor searches p at level 10 with a fresh engine for the given time.
+// searchFor searches p at level 10 with a fresh engine (benchEngine's) for
+// the given time. The engine is made before the clock starts.
 func searchFor(p Position, d time.Duration) (Result, error) {
+	e := benchEngine()
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
-	return NewEngine().Search(ctx, p, Limits{})
+	return e.Search(ctx, p, Limits{})
 }
