@@ -73,20 +73,35 @@ func readMoveValues(tb testing.TB, name string) []valuedPosition {
 	return out
 }
 
-// TestMoveValuesFile checks the move-loss set in the ordinary suite:
-// positions at 30 to 50 empties, each with two moves or more, every one
-// valued, no position twice.
+// lateMoveLossSet is testdata/movevalues-ntest-24-29.txt: positions at 24
+// to 29 empties valued the same way, where the move is chosen between the
+// solve's selective passes and the midgame search (its header says how it
+// was made). TestMoveLoss reads it with REVERSI_MOVE_LOSS_SET.
+const lateMoveLossSet = "testdata/movevalues-ntest-24-29.txt"
+
+// TestMoveValuesFile checks the move-loss sets in the ordinary suite:
+// positions in the set's range of empties, each with two moves or more,
+// every one valued, no position twice.
 func TestMoveValuesFile(t *testing.T) {
-	vs := readMoveValues(t, moveLossSet)
-	if len(vs) < 200 {
-		t.Fatalf("%d positions, want at least 200", len(vs))
-	}
-	seen := map[string]bool{}
-	for _, v := range vs {
-		if n := v.pos.Empties(); n < 30 || n > 50 || len(v.values) < 2 || seen[v.key()] {
-			t.Errorf("%s: %d empties, %d moves, seen before %v", v.key(), n, len(v.values), seen[v.key()])
+	for _, c := range []struct {
+		name    string
+		lo, hi  int
+		atLeast int
+	}{
+		{moveLossSet, 30, 50, 200},
+		{lateMoveLossSet, 24, 29, 150},
+	} {
+		vs := readMoveValues(t, c.name)
+		if len(vs) < c.atLeast {
+			t.Fatalf("%s: %d positions, want at least %d", c.name, len(vs), c.atLeast)
 		}
-		seen[v.key()] = true
+		seen := map[string]bool{}
+		for _, v := range vs {
+			if n := v.pos.Empties(); n < c.lo || n > c.hi || len(v.values) < 2 || seen[v.key()] {
+				t.Errorf("%s: %s: %d empties, %d moves, seen before %v", c.name, v.key(), n, len(v.values), seen[v.key()])
+			}
+			seen[v.key()] = true
+		}
 	}
 }
 

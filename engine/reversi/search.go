@@ -352,12 +352,15 @@ func (e *Engine) Search(ctx context.Context, p Position, lim Limits) (Result, er
 
 // solveTimeFactor: the solve after the midgame iterations is started only
 // if the time left before the deadline is at least this many times the
-// time the iterations took. The first selective pass of the solve took
-// 2-4 times as long as the iterations before it on 405 positions of
-// 24-34 empties from games against NTest at 3 s a move; with a factor of
-// 3 no pass that would have ended in time was skipped (docs/benchmarks.md,
-// thirty-second session).
-const solveTimeFactor = 3
+// time the iterations took. A first selective pass that the deadline cuts
+// is thrown away, and the move falls back on the iterations' shallower
+// result. The thirty-second session set 3 from 405 positions of 24-34
+// empties (first passes 2-4 times the iterations' time); on 21 positions of
+// 24-34 empties the thirty-fourth session measured 1-14 times, median 5.7,
+// and a factor of 8 chose better moves than 3 by the judged sets of 24-29
+// and 30-39 empties (NTest's values at depth 20): in 15 positions better,
+// in 1 worse, over 0.3 s, 1 s and 3 s a move (docs/benchmarks.md).
+const solveTimeFactor = 8
 
 // solveInTime reports whether a solve started now is expected to end
 // before ctx's deadline (always, when ctx has none): the search began at

@@ -571,8 +571,9 @@ func FuzzOrderKeys(f *testing.F) {
 // TestSolveInTime checks the rule that decides whether the solve is started
 // after the midgame iterations: only when the time left is at least
 // solveTimeFactor times the time already spent, and always without a
-// deadline. The margins are wide (a second against a tenth), so the
-// machine's speed cannot change the answers.
+// deadline. The margins are wide (the time left is at least twice what the
+// factor asks or at most half of it), so the machine's speed cannot change
+// the answers.
 func TestSolveInTime(t *testing.T) {
 	now := time.Now()
 	withDeadline, cancel := context.WithDeadline(context.Background(), now.Add(2*time.Second))
@@ -585,6 +586,7 @@ func TestSolveInTime(t *testing.T) {
 	}{
 		{"no deadline, long spent", context.Background(), time.Hour, true},
 		{"2 s left, 0.1 s spent", withDeadline, 100 * time.Millisecond, true},
+		{"2 s left, 0.5 s spent", withDeadline, 500 * time.Millisecond, false},
 		{"2 s left, 1 s spent", withDeadline, time.Second, false},
 		{"2 s left, 3 s spent", withDeadline, 3 * time.Second, false},
 	} {
