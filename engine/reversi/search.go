@@ -358,8 +358,9 @@ func (e *Engine) Search(ctx context.Context, p Position, lim Limits) (Result, er
 // empties (first passes 2-4 times the iterations' time); on 21 positions of
 // 24-34 empties the thirty-fourth session measured 1-14 times, median 5.7,
 // and a factor of 8 chose better moves than 3 by the judged sets of 24-29
-// and 30-39 empties (NTest's values at depth 20): in 15 positions better,
-// in 1 worse, over 0.3 s, 1 s and 3 s a move (docs/benchmarks.md).
+// and 30-39 empties (NTest's values at depth 20): better in 17 positions
+// and worse in 5 over 0.3 s, 1 s and 3 s a move, where re-runs of the
+// same build changed 10 (7 and 3): a small gain (docs/benchmarks.md).
 const solveTimeFactor = 8
 
 // solveInTime reports whether a solve started now is expected to end
