@@ -89,7 +89,7 @@ func TestMoveValuesFile(t *testing.T) {
 		atLeast int
 	}{
 		{moveLossSet, 30, 50, 200},
-		{lateMoveLossSet, 24, 29, 150},
+		{lateMoveLossSet, 24, 29, 250},
 	} {
 		vs := readMoveValues(t, c.name)
 		if len(vs) < c.atLeast {
