@@ -203,7 +203,9 @@ type rootMove struct {
 
 // Search returns the move to play for the side to move, searching by
 // iterative deepening up to the level's depth, then (when the level's
-// endgame range is reached) solving the position exactly. When ctx is done it
+// endgame range is reached) solving the position exactly; under a deadline
+// the top level settles the result (win, draw or loss) before the margin
+// (playForResult). When ctx is done it
 // returns the best move of the last completed iteration; it fails only if
 // ctx was done before the search began, if no iteration could finish, or if
 // the game is over. If the side to move must pass, it returns Pass at once.
@@ -326,6 +328,8 @@ func (e *Engine) Search(ctx context.Context, p Position, lim Limits) (Result, er
 			// deadline: search deeper in the midgame instead, to the
 			// deadline.
 			deepen(midDepth+1, min(maxDepth, empties))
+		} else if _, ok := ctx.Deadline(); ok && e.selective {
+			e.playForResult(p, root, &res, report)
 		} else {
 			midDepth := res.Depth
 			best, score := e.solveRoot(p.me, p.opp, root, res.Score, func(best, score int) {
@@ -348,6 +352,42 @@ func (e *Engine) Search(ctx context.Context, p Position, lim Limits) (Result, er
 		res.NPS = uint64(float64(e.nodes) / s)
 	}
 	return res, nil
+}
+
+// playForResult is the solve of the top level under a deadline (endresult.go):
+// the result passes, each that proves a win or a draw putting its move in
+// *res, then the exact score if time is left. res holds the midgame
+// iterations' result, kept when every pass finds a loss: then the midgame's
+// choice is the better guess at the least bad move.
+func (e *Engine) playForResult(p Position, root []rootMove, res *Result, report func(*Result)) {
+	empties := p.Empties()
+	mid := *res
+	e.solveResult(p.me, p.opp, root, func(conf uint8, best, outcome int) {
+		r := Result{Depth: mid.Depth, Best: Square(best)}
+		switch outcome {
+		case outcomeWin:
+			r.Score = max(mid.Score, 2) // the estimate, when it agrees
+		case outcomeDraw:
+			r.Score = 0
+		default:
+			r.Best, r.Score = mid.Best, min(mid.Score, -2)
+		}
+		r.Centi = r.Score * evalScale
+		r.PV = e.principalVariation(p, int(r.Best), true)
+		*res = r
+		report(res)
+	})
+	if e.aborted {
+		return
+	}
+	// The proof is done: the outcome is known, and the best move is
+	// first in root. The exact score settles the margin.
+	best, score := e.solveAspiration(p.me, p.opp, root, res.Score)
+	if !e.aborted {
+		*res = Result{Depth: empties, Best: Square(best), Score: score, Centi: score * evalScale, Exact: true}
+		res.PV = e.principalVariation(p, best, true)
+		report(res)
+	}
 }
 
 // solveTimeFactor: the solve after the midgame iterations is started only
