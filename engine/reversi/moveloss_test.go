@@ -36,6 +36,25 @@ func (v valuedPosition) key() string {
 // loss is what move m gives away by the judge's account, in discs.
 func (v valuedPosition) loss(m Square) float64 { return v.best - v.values[m] }
 
+// resultLoss is what move m gives away in the game's result by the judge's
+// account, in points (a win 1, a draw 1/2, a loss 0): 0 when m keeps the
+// best move's result, 1/2 or 1 when it turns a win into a draw or a loss or
+// a draw into a loss. A value within half a disc of 0 is a draw.
+func (v valuedPosition) resultLoss(m Square) float64 {
+	return resultPoints(v.best) - resultPoints(v.values[m])
+}
+
+// resultPoints is the points of a game whose final margin is value discs.
+func resultPoints(value float64) float64 {
+	switch {
+	case value > 0.5:
+		return 1
+	case value < -0.5:
+		return 0
+	}
+	return 0.5
+}
+
 // readMoveValues reads a move-loss set: one position a line, the board, the
 // side to move (X or O) and every legal move with its value ("f5:+1.25").
 func readMoveValues(tb testing.TB, name string) []valuedPosition {
@@ -82,6 +101,24 @@ const lateMoveLossSet = "testdata/movevalues-ntest-24-29.txt"
 // TestMoveValuesFile checks the move-loss sets in the ordinary suite:
 // positions in the set's range of empties, each with two moves or more,
 // every one valued, no position twice.
+// TestResultLoss checks the points a move gives away against the best.
+func TestResultLoss(t *testing.T) {
+	a1, b1, c1, d1 := Square(0), Square(1), Square(2), Square(3)
+	v := valuedPosition{values: map[Square]float64{a1: 4, b1: 0.25, c1: -0.25, d1: -2}, best: 4}
+	for _, c := range []struct {
+		move Square
+		want float64
+	}{{a1, 0}, {b1, 0.5}, {c1, 0.5}, {d1, 1}} {
+		if got := v.resultLoss(c.move); got != c.want {
+			t.Errorf("a win at best: %s gives away %v points, want %v", c.move, got, c.want)
+		}
+	}
+	v.best = 0
+	if got := v.resultLoss(d1); got != 0.5 {
+		t.Errorf("a draw at best: d1 gives away %v points, want 0.5", got)
+	}
+}
+
 func TestMoveValuesFile(t *testing.T) {
 	for _, c := range []struct {
 		name    string
@@ -89,7 +126,7 @@ func TestMoveValuesFile(t *testing.T) {
 		atLeast int
 	}{
 		{moveLossSet, 30, 50, 200},
-		{lateMoveLossSet, 24, 29, 250},
+		{lateMoveLossSet, 24, 29, 400},
 	} {
 		vs := readMoveValues(t, c.name)
 		if len(vs) < c.atLeast {
@@ -111,7 +148,9 @@ func TestMoveValuesFile(t *testing.T) {
 // engine at level 10 for each time or to each depth and logs the mean loss
 // of the chosen move in discs (the judge's best value minus the chosen
 // move's) with its standard error, the positions where it chose a best
-// move and where it lost more than 2 discs, the mean depth and the nodes.
+// move and where it lost more than 2 discs, the moves that gave away a
+// result (resultLoss: a win or a draw by the judge turned worse) with the
+// points they cost, the mean depth and the nodes.
 // REVERSI_MOVE_LOSS_SET names another set; REVERSI_MOVE_LOSS_OUT=prefix
 // writes each run's choices to prefix-<item>.txt; REVERSI_MOVE_LOSS_BASE
 // names such a file of an earlier run (of another build, say) and adds the
@@ -136,7 +175,8 @@ func TestMoveLoss(t *testing.T) {
 		search := measureSearch(t, "REVERSI_MOVE_LOSS", s)
 		var losses, diffs []float64
 		var nodes uint64
-		best, big, depths, better, worse := 0, 0, 0, 0, 0
+		best, big, depths, better, worse, results := 0, 0, 0, 0, 0, 0
+		points := 0.0
 		var choices strings.Builder
 		for _, v := range vs {
 			r, err := search(v.pos)
@@ -153,6 +193,10 @@ func TestMoveLoss(t *testing.T) {
 			if l > 2 {
 				big++
 			}
+			if rl := v.resultLoss(r.Best); rl > 0 {
+				results++
+				points += rl
+			}
 			fmt.Fprintf(&choices, "%s %s\n", v.key(), r.Best)
 			if m, ok := base[v.key()]; ok {
 				d := l - v.loss(m)
@@ -166,8 +210,8 @@ func TestMoveLoss(t *testing.T) {
 		}
 		mean, se := stats.MeanSE(losses)
 		n := len(vs)
-		t.Logf("%s: %d positions, mean loss %.3f ± %.3f discs (1 SE), best move %d/%d, loss > 2 discs %d, mean depth %.2f, %d nodes",
-			s, n, mean, se, best, n, big, float64(depths)/float64(n), nodes)
+		t.Logf("%s: %d positions, mean loss %.3f ± %.3f discs (1 SE), best move %d/%d, loss > 2 discs %d, a result given away %d (%.1f points), mean depth %.2f, %d nodes",
+			s, n, mean, se, best, n, big, results, points, float64(depths)/float64(n), nodes)
 		if base != nil {
 			dm, dse := stats.MeanSE(diffs)
 			t.Logf("%s against the base: %d positions paired, loss %+.3f ± %.3f discs (1 SE), less in %d, more in %d",
