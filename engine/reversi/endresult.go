@@ -11,10 +11,11 @@ package reversi
 // positions of 24-29 empties with NTest's depth-20 values, the moves that
 // gave away a result at 3 s a move went from 11 to 6 (at 1 s 12 to 11, at
 // 0.3 s level; NTest 2 of 250 at 1 s and 3 s). The price is margin: any
-// winning move will do, so the mean loss in discs rose (0.34 to 0.39 and
-// 0.46 to 0.80 a move on the sets at 3 s). Without a deadline (analysis to
-// a depth, the FFO benchmark) the exact-score passes of solveRoot are
-// unchanged.
+// winning move will do, so the mean loss in discs at 3 s rose (0.34 to 0.39
+// a move on the set's parts A and B, 0.46 to 0.80 on part C). The start of
+// the solve (solveTimeFactor) was tuned for the exact-score passes and is
+// unchanged. Without a deadline (analysis to a depth, the FFO benchmark,
+// node budgets) the exact-score passes of solveRoot are unchanged.
 
 // resultPasses are the confidences of the result passes, in hundredths of a
 // sigma of the endgame ProbCut (endcut.go), run in this order; the last is
