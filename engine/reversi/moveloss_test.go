@@ -98,9 +98,6 @@ func readMoveValues(tb testing.TB, name string) []valuedPosition {
 // was made). TestMoveLoss reads it with REVERSI_MOVE_LOSS_SET.
 const lateMoveLossSet = "testdata/movevalues-ntest-24-29.txt"
 
-// TestMoveValuesFile checks the move-loss sets in the ordinary suite:
-// positions in the set's range of empties, each with two moves or more,
-// every one valued, no position twice.
 // TestResultLoss checks the points a move gives away against the best.
 func TestResultLoss(t *testing.T) {
 	a1, b1, c1, d1 := Square(0), Square(1), Square(2), Square(3)
@@ -119,6 +116,9 @@ func TestResultLoss(t *testing.T) {
 	}
 }
 
+// TestMoveValuesFile checks the move-loss sets in the ordinary suite:
+// positions in the set's range of empties, each with two moves or more,
+// every one valued, no position twice.
 func TestMoveValuesFile(t *testing.T) {
 	for _, c := range []struct {
 		name    string
