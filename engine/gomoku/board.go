@@ -42,6 +42,13 @@ type Board struct {
 	dirs   [4]int // index offsets of the four lines: row, column, two diagonals
 
 	cells [maxCells]uint8
+	// The per-point arrays below (keys to value) describe the empty
+	// points. An occupied point's entries are stale: a play leaves the
+	// points that hold stones alone (setNeighbours), and they are right
+	// again when the stone is taken back, since play and undo go last in,
+	// first out. Nothing reads them at an occupied point but threeDefences,
+	// at the last stone played, whose entries no later stone has touched.
+	//
 	// keys[c][d][i]: the neighbours of i on line d seen by colour c.
 	keys [2][4][maxCells]uint16
 	// pats[c][d][i]: the table entry (pattern and flags) of a stone of colour c at i on line d.
@@ -403,10 +410,12 @@ type pointChange struct {
 // within five steps of the stone on its lines.
 const maxChanges = 4 * 2 * 5
 
-// clearKeys takes the stone of colour c at i out of the keys of the points
-// within five steps on its four lines (the digit goes back to empty), the
-// first half of setNeighbours' undoing; takeBack restores the patterns and
-// what follows from them from the play's changes.
+// clearKeys takes the stone of colour c at i out of the keys of the empty
+// points within five steps on its four lines (the digit goes back to
+// empty), the first half of setNeighbours' undoing; takeBack restores the
+// patterns and what follows from them from the play's changes. The board
+// around i is what it was when the stone was placed, so the points it
+// skips as occupied are the ones setNeighbours skipped.
 func (b *Board) clearKeys(i int, c Color) {
 	o := c.Other()
 	for d, off := range b.dirs {
@@ -414,8 +423,11 @@ func (b *Board) clearKeys(i int, c Color) {
 		j := i
 		for k := 1; k <= 5; k++ {
 			j += off
-			if b.cells[j] == cellWall {
-				break
+			if cell := b.cells[j]; cell != cellEmpty {
+				if cell == cellWall {
+					break
+				}
+				continue // setNeighbours skipped it too
 			}
 			w := keyDigit[5-k]
 			keysC[j] -= keyOwn * w
@@ -424,8 +436,11 @@ func (b *Board) clearKeys(i int, c Color) {
 		j = i
 		for k := 1; k <= 5; k++ {
 			j -= off
-			if b.cells[j] == cellWall {
-				break
+			if cell := b.cells[j]; cell != cellEmpty {
+				if cell == cellWall {
+					break
+				}
+				continue
 			}
 			w := keyDigit[k+4]
 			keysC[j] -= keyOwn * w
@@ -434,11 +449,19 @@ func (b *Board) clearKeys(i int, c Color) {
 	}
 }
 
-// setNeighbours adds the stone of colour c at i to the keys of the
+// setNeighbours adds the stone of colour c at i to the keys of the empty
 // intersections within five steps on its four lines (own for c, blocked
 // for the other colour), refreshes their patterns, and logs each change
 // in b.changes for takeBack. full is false for the threat search's light
 // play (threatboard.go), which skips the evaluation's sums.
+//
+// The points on those lines that hold stones are skipped: nothing reads
+// an occupied point's state, and undo restores the board in the reverse
+// order of play, so when such a stone is taken back every stone placed
+// after it is gone and its state is right again. Updating them was a
+// fifth or more of the play's work in the middle game (about 10% of a
+// level-6 search's instructions; docs/benchmarks.md, thirty-sixth
+// session).
 //
 // This is the hottest code of the engine (two thirds of a search's time,
 // most of it under the VCF), so it is written for speed: each side of each
@@ -462,8 +485,11 @@ func (b *Board) setNeighbours(i int, c Color, full bool) {
 		j := i
 		for k := 1; k <= 5; k++ {
 			j += off
-			if b.cells[j] == cellWall {
-				break
+			if cell := b.cells[j]; cell != cellEmpty {
+				if cell == cellWall {
+					break
+				}
+				continue // an occupied point keeps its stale state (see above)
 			}
 			w := keyDigit[5-k]
 			kc := keysC[j] + keyOwn*w
@@ -489,8 +515,11 @@ func (b *Board) setNeighbours(i int, c Color, full bool) {
 		j = i
 		for k := 1; k <= 5; k++ {
 			j -= off
-			if b.cells[j] == cellWall {
-				break
+			if cell := b.cells[j]; cell != cellEmpty {
+				if cell == cellWall {
+					break
+				}
+				continue
 			}
 			w := keyDigit[k+4]
 			kc := keysC[j] + keyOwn*w
@@ -556,10 +585,10 @@ var pointWeight = [4]uint16{nP * nP * nP, nP * nP, nP, 1}
 // nP is numPatterns as a uint16 constant.
 const nP = uint16(numPatterns)
 
-// refreshCounted sets the pointTable index of j for v's colour to k (after
-// a change of one of its patterns), updates its threat class and value,
-// and keeps the totals, which count empty points only, by the differences
-// between the old and the new entry. When full is false (a light play,
+// refreshCounted sets the pointTable index of the empty point j for v's
+// colour to k (after a change of one of its patterns), updates its threat
+// class and value, and keeps the totals, which count empty points, by the
+// differences between the old and the new entry. When full is false (a light play,
 // threatboard.go) the evaluation's sums are left alone: the threat search
 // never reads them, and the light undo restores the index they are
 // computed from.
@@ -571,16 +600,14 @@ const nP = uint16(numPatterns)
 // session).
 func (b *Board) refreshCounted(v *colourView, j int, k uint16, full bool) {
 	e := &pointTable[k]
-	if b.cells[j] == cellEmpty {
-		if full {
-			old := &pointTable[v.pointIdx[j]]
-			v.evalTotal[0] += e.eval[0] - old.eval[0]
-			v.evalTotal[1] += e.eval[1] - old.eval[1]
-		}
-		if t := v.threat[j]; t != e.threat {
-			v.classCount[t]--
-			v.classCount[e.threat]++
-		}
+	if full {
+		old := &pointTable[v.pointIdx[j]]
+		v.evalTotal[0] += e.eval[0] - old.eval[0]
+		v.evalTotal[1] += e.eval[1] - old.eval[1]
+	}
+	if t := v.threat[j]; t != e.threat {
+		v.classCount[t]--
+		v.classCount[e.threat]++
 	}
 	v.pointIdx[j] = k
 	v.threat[j] = e.threat

@@ -383,8 +383,11 @@ func randomGame(t testing.TB, seed int64, size int, r Rule, n int) {
 		if err := b.Play(p); err != nil {
 			t.Fatal(err)
 		}
+		checkFromCells(t, b)
 	}
 	// Oracle: replaying the moves on a fresh board gives the same state.
+	// (A replay in the same order also gives the occupied points' stale
+	// state; checkFromCells checks the empty points against the cells.)
 	fresh, _ := NewBoard(size, r)
 	for _, m := range b.Moves() {
 		fresh.play(fresh.index(m))
@@ -399,6 +402,60 @@ func randomGame(t testing.TB, seed int64, size int, r Rule, n int) {
 		if snapshot(b) != before[k] {
 			t.Fatalf("seed %d: Undo of move %d did not restore the board", seed, k+1)
 		}
+	}
+}
+
+// checkFromCells checks the incremental state of every empty point (both
+// colours' keys, patterns, pointTable indices, threat classes and values)
+// and the totals over the empty points against what the cells alone give,
+// computed the slow way. An occupied point's state is left out: a play
+// does not update the points its lines cross that hold stones (their
+// state is stale until the stone is taken back, when it is right again).
+func checkFromCells(t testing.TB, b *Board) {
+	t.Helper()
+	var evalTotal [2][2]int32
+	var classCount [2][numThreats]int16
+	for i, last := b.firstCell(), b.lastCell(); i <= last; i++ {
+		if b.cells[i] != cellEmpty {
+			continue
+		}
+		for c := Black; c <= White; c++ {
+			tab := patternTables[boolIndex(b.rule.exactFive(c))]
+			var k uint16
+			for d, off := range b.dirs {
+				var key uint16
+				for n := -5; n <= 5; n++ {
+					if n == 0 {
+						continue
+					}
+					switch b.cells[i+n*off] {
+					case cellEmpty:
+					case uint8(c) + 1:
+						key += keyOwn * keyWeight(n)
+					default: // the other colour or the wall
+						key += keyBlocked * keyWeight(n)
+					}
+				}
+				if b.keys[c][d][i] != key {
+					t.Fatalf("%v at %v, line %d: key %d, from the cells %d\n%v", c, b.point(i), d, b.keys[c][d][i], key, b)
+				}
+				if b.pats[c][d][i] != tab[key] {
+					t.Fatalf("%v at %v, line %d: pattern %#x, from the cells %#x\n%v", c, b.point(i), d, b.pats[c][d][i], tab[key], b)
+				}
+				k += uint16(tab[key]&patternMask) * pointWeight[d]
+			}
+			e := &pointTable[k]
+			if b.pointIdx[c][i] != k || b.threat[c][i] != e.threat || b.value[c][i] != e.value {
+				t.Fatalf("%v at %v: index %d, class %d, value %d; from the cells %d, %d, %d\n%v",
+					c, b.point(i), b.pointIdx[c][i], b.threat[c][i], b.value[c][i], k, e.threat, e.value, b)
+			}
+			evalTotal[c][0] += e.eval[0]
+			evalTotal[c][1] += e.eval[1]
+			classCount[c][e.threat]++
+		}
+	}
+	if b.evalTotal != evalTotal || b.classCount != classCount {
+		t.Fatalf("totals %v %v, from the cells %v %v\n%v", b.evalTotal, b.classCount, evalTotal, classCount, b)
 	}
 }
 

@@ -2,16 +2,18 @@ package gomoku
 
 // Line patterns.
 //
-// For every empty (and occupied) intersection, every direction and every
-// colour the board keeps a key: the ten intersections around it on that line
-// (five on each side), one base-3 digit each, seen from that colour: empty,
-// own stone, or blocked (an opponent's stone or the edge). A precomputed
-// table turns the key into the pattern that a stone of that colour would
-// make if it were played there. A move changes only the keys of the forty
-// intersections within five steps of it on its four lines, so nothing is
-// rescanned. Base 3 rather than two bits a cell: the key fits in 16 bits,
-// a table needs 3^10 = 59,049 entries (in a 64 KiB array, patternTables)
-// instead of 2^20 (1 MiB), and a neighbour's change is one addition.
+// For every empty intersection, every direction and every colour the
+// board keeps a key: the ten intersections around it on that line (five
+// on each side), one base-3 digit each, seen from that colour: empty, own
+// stone, or blocked (an opponent's stone or the edge). A precomputed table
+// turns the key into the pattern that a stone of that colour would make if
+// it were played there. A move changes only the keys of the empty
+// intersections among the forty within five steps of it on its four
+// lines, so nothing is rescanned (an occupied point's key is stale until
+// its stone is taken back: board.go). Base 3 rather than two bits a cell:
+// the key fits in 16 bits, a table needs 3^10 = 59,049 entries (in a 64
+// KiB array, patternTables) instead of 2^20 (1 MiB), and a neighbour's
+// change is one addition.
 
 // pattern is what a stone played at an intersection makes on one line,
 // ordered from worst to best.
