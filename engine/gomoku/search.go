@@ -576,6 +576,12 @@ const (
 // or make a four are generated; otherwise every empty point near the
 // stones.
 func (e *Engine) genMoves(b *Board, buf []scored, ttMove, ply int) []scored {
+	return orderMoves(b, e.scanMoves(b, buf, ttMove, ply))
+}
+
+// scanMoves is genMoves' first half: it appends the moves with their
+// ordering scores in board order, renju's forbidden points included.
+func (e *Engine) scanMoves(b *Board, buf []scored, ttMove, ply int) []scored {
 	me := b.ToMove()
 	opp := me.Other()
 	defend := b.classCount[opp][tFlex4] > 0
@@ -605,8 +611,14 @@ func (e *Engine) genMoves(b *Board, buf []scored, ttMove, ply int) []scored {
 		}
 		buf = append(buf, scored{move: i, score: s, fit: fit})
 	}
+	return buf
+}
+
+// orderMoves is genMoves' second half: it sorts the moves of scanMoves
+// best first and drops the points forbidden to black under renju.
+func orderMoves(b *Board, buf []scored) []scored {
 	slices.SortFunc(buf, func(x, y scored) int { return cmp.Compare(y.score, x.score) })
-	if b.rule == Renju && me == Black {
+	if b.rule == Renju && b.ToMove() == Black {
 		n := 0
 		for _, m := range buf {
 			if !b.isForbidden(m.move) {
@@ -617,6 +629,31 @@ func (e *Engine) genMoves(b *Board, buf []scored, ttMove, ply int) []scored {
 		buf = buf[:n]
 	}
 	return buf
+}
+
+// firstMove returns the index in moves (scanMoves' list, unsorted) of the
+// move that orderMoves would put first, when that does not depend on how
+// the sort orders ties and on renju's forbidden points: the one move with
+// the highest score, if it is legal. ok is false otherwise (two moves
+// share the highest score, or the best is forbidden).
+func firstMove(b *Board, moves []scored) (k int, ok bool) {
+	if len(moves) == 0 {
+		return 0, false
+	}
+	top := moves[0].score
+	ties := false
+	for j := 1; j < len(moves); j++ {
+		switch s := moves[j].score; {
+		case s > top:
+			top, k, ties = s, j, false
+		case s == top:
+			ties = true
+		}
+	}
+	if ties || !b.legalFor(b.ToMove(), moves[k].move) {
+		return 0, false
+	}
+	return k, true
 }
 
 // negamax is the principal-variation alpha-beta search.
@@ -718,17 +755,33 @@ func (e *Engine) negamax(b *Board, depth, alpha, beta, ply int) int {
 		return WinScore - ply - 5
 	}
 
+	// The moves are sorted only when the first does not cut off: the
+	// first is the one move with the highest score (the table's move,
+	// as a rule), found without sorting, and a cut-off on it is the most
+	// common end of a node (docs/benchmarks.md, thirty-sixth session).
+	// When the highest score is shared, the sort's order of the tie
+	// decides, so the moves are sorted before the first is searched.
 	var buf [maxMoves]scored
-	moves := e.genMoves(b, buf[:0], ttMove, ply)
-	if len(moves) == 0 {
-		if b.classCount[opp][tFlex4] > 0 {
-			return -(WinScore - ply - 4) // no defence against the open four to come
-		}
-		return -(WinScore - ply - 2) // only forbidden points left (renju)
-	}
+	var first [1]scored
+	unsorted := e.scanMoves(b, buf[:0], ttMove, ply)
+	w := e.opt.width(depth)
+	var moves []scored
 	cut := false // the width left moves unsearched
-	if w := e.opt.width(depth); len(moves) > w {
-		moves, cut = moves[:w], true
+	k0, lazy := firstMove(b, unsorted)
+	if lazy {
+		first[0] = unsorted[k0]
+		moves = first[:]
+	} else {
+		moves = orderMoves(b, unsorted)
+		if len(moves) == 0 {
+			if b.classCount[opp][tFlex4] > 0 {
+				return -(WinScore - ply - 4) // no defence against the open four to come
+			}
+			return -(WinScore - ply - 2) // only forbidden points left (renju)
+		}
+		if len(moves) > w {
+			moves, cut = moves[:w], true
+		}
 	}
 
 	// Fail-high reduction (selective.go): off the principal variation,
@@ -744,7 +797,8 @@ func (e *Engine) negamax(b *Board, depth, alpha, beta, ply int) int {
 	origAlpha := alpha
 	best := -WinScore - 1
 	bestMove := moves[0].move
-	for k, m := range moves {
+	for k := 0; k < len(moves); k++ { // moves grows after the first (lazy)
+		m := moves[k]
 		quiet := b.threat[me][m.move] < tThree && b.threat[opp][m.move] < tThree
 		// Selective search (selective.go): moves that make no open three
 		// and do not take a point where the opponent would make a four
@@ -812,6 +866,19 @@ func (e *Engine) negamax(b *Board, depth, alpha, beta, ply int) int {
 				break
 			}
 		}
+		if lazy {
+			// The first move did not cut off: the rest in order. The
+			// sort puts the first move first again.
+			moves, lazy = orderMoves(b, unsorted), false
+			if len(moves) > w {
+				moves, cut = moves[:w], true
+			}
+		}
+	}
+	if lazy && best <= -WinThreshold {
+		// A cut-off on the first move, at a proven loss: whether the
+		// width cut moves needs the whole ordered list.
+		cut = len(orderMoves(b, unsorted)) > w
 	}
 	if cut && best <= -WinThreshold {
 		// Every move searched loses, but the width left others unsearched:

@@ -3,6 +3,7 @@ package gomoku
 import (
 	"context"
 	"fmt"
+	"math/rand"
 	"testing"
 	"time"
 )
@@ -782,6 +783,96 @@ func TestWidthCutProvesNothing(t *testing.T) {
 		e.rootDepth = d
 		if v := -e.negamax(b, d-1, -WinScore-1, WinScore+1, 1); v >= WinThreshold {
 			t.Fatalf("depth %d: o7 scored %d, a proven win", d, v)
+		}
+	}
+}
+
+// TestFirstMove checks what negamax relies on to search the first move
+// before sorting: when firstMove answers, orderMoves puts that move
+// first; and it declines exactly when the highest score is shared or the
+// best move is forbidden. Positions of random games under every rule at
+// level 6 and level 4 (pattern values, where ties are more common), with
+// a random table move and killers, and hand-made lists with ties.
+func TestFirstMove(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	answered, declined := 0, 0
+	for _, level := range []int{6, 4} {
+		for _, r := range []Rule{Freestyle, Standard, Renju} {
+			for seed := int64(1); seed <= 4; seed++ {
+				e := &Engine{opt: levelOptions(level)}
+				b, _ := NewBoard(15, r)
+				b.play(b.index(Point{7, 7}))
+				for !b.Over() && b.MoveCount() < 120 {
+					var buf, sorted [maxMoves]scored
+					tt := -1
+					if rng.Intn(2) == 0 {
+						tt = b.firstCell() + rng.Intn(b.lastCell()-b.firstCell())
+					}
+					e.killers[1] = [2]int16{int16(b.firstCell() + rng.Intn(200)), int16(b.firstCell() + rng.Intn(200))}
+					moves := e.scanMoves(b, buf[:0], tt, 1)
+					if len(moves) == 0 {
+						break
+					}
+					all := orderMoves(b, append(sorted[:0], moves...))
+					top, n := moves[0].score, 0
+					for _, m := range moves {
+						if m.score > top {
+							top, n = m.score, 0
+						}
+						if m.score == top {
+							n++
+						}
+					}
+					k, ok := firstMove(b, moves)
+					switch {
+					case ok && (len(all) == 0 || all[0] != moves[k]):
+						t.Fatalf("level %d %v %s: firstMove %v, orderMoves' first %v", level, r, FormatRecord(b.Moves()), moves[k], all[0])
+					case ok:
+						answered++
+					case n == 1 && len(all) > 0 && all[0].score == top:
+						t.Fatalf("level %d %v %s: firstMove declined a unique legal best", level, r, FormatRecord(b.Moves()))
+					default:
+						declined++
+					}
+					b.play(all[rng.Intn(min(len(all), 4))].move)
+				}
+			}
+		}
+	}
+	t.Logf("firstMove answered %d, declined %d", answered, declined)
+	if answered == 0 || declined == 0 {
+		t.Errorf("firstMove answered %d, declined %d: both cases should occur", answered, declined)
+	}
+	// Renju: black's best move (the table's) is a double three.
+	b := setup(t, 15, Renju, "f8 g8 h6 h7", "")
+	e := &Engine{opt: levelOptions(6)}
+	h8 := b.index(Point{X: 7, Y: 7})
+	if !b.isForbidden(h8) {
+		t.Fatalf("h8 is not forbidden\n%v", b)
+	}
+	var buf [maxMoves]scored
+	if _, ok := firstMove(b, e.scanMoves(b, buf[:0], h8, 1)); ok {
+		t.Errorf("firstMove answered with a forbidden best move")
+	}
+	b, _ = NewBoard(15, Freestyle)
+	for _, c := range []struct {
+		scores []int32
+		k      int
+		ok     bool
+	}{
+		{[]int32{5}, 0, true},
+		{[]int32{1, 9, 3}, 1, true},
+		{[]int32{1, 9, 9}, 0, false},
+		{[]int32{9, 1, 9}, 0, false},
+		{[]int32{9, 9, 10}, 2, true},
+		{[]int32{-3, -1, -2}, 1, true},
+	} {
+		var moves []scored
+		for j, s := range c.scores {
+			moves = append(moves, scored{move: b.firstCell() + j, score: s})
+		}
+		if k, ok := firstMove(b, moves); k != c.k || ok != c.ok {
+			t.Errorf("firstMove(%v) = %d, %v, want %d, %v", c.scores, k, ok, c.k, c.ok)
 		}
 	}
 }
