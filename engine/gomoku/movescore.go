@@ -134,20 +134,72 @@ func buildMoveTerms() (t [2][]int16) {
 type moveScorer struct {
 	b       *Board
 	me, opp Color
-	last    [2]struct{ x, y int } // the last two stones' coordinates in cells, or far off
+	// last[k] is the cell of the (k+1)-th last stone, and dist[k] the
+	// table of distance buckets to read for it (distanceBuckets), or
+	// farBuckets when there is no such stone.
+	last [2]int
+	dist [2]*[distanceSpan]uint8
 }
 
 // newMoveScorer prepares the scoring of b's moves for the side to move.
 func newMoveScorer(b *Board) moveScorer {
 	s := moveScorer{b: b, me: b.ToMove(), opp: b.ToMove().Other()}
 	for k := range s.last {
-		s.last[k].x, s.last[k].y = -100, -100
+		s.dist[k] = &farBuckets
 		if n := len(b.history) - 1 - k; n >= 0 {
-			s.last[k].x, s.last[k].y = b.history[n]%b.stride, b.history[n]/b.stride
+			s.last[k], s.dist[k] = b.history[n], distanceBuckets[b.size-minSize]
 		}
 	}
 	return s
 }
+
+// Distance buckets by cell difference. On a board of stride s (its size
+// plus the wall, pad), two on-board cells i and j whose Chebyshev distance
+// is at most four differ by dy*s+dx with |dx|, |dy| <= 4, and no other pair
+// of on-board cells differs by that: another dx would be at least s-4 =
+// size+1 away from it, off the board. So the bucket of the distance
+// (distanceBucket: 0-3 for 1-4 steps, 4 farther) is a function of i-j,
+// read from a table instead of computed from the coordinates (a division
+// each and the arithmetic of the Chebyshev distance: 4% of a level-6
+// search's instructions; docs/benchmarks.md, thirty-sixth session).
+// i-j is below distanceSpan/2 in size on every board, so the index
+// (i-j+distanceSpan/2) modulo distanceSpan needs no bounds check.
+const distanceSpan = 1024
+
+// minSize is the smallest board size; distanceBuckets is indexed by the
+// size minus it.
+const minSize = 15
+
+// distanceBuckets[size-minSize] is the table of the boards of that size
+// (nil for sizes that are not played).
+var distanceBuckets = func() (t [MaxSize - minSize + 1]*[distanceSpan]uint8) {
+	for _, size := range []int{15, 19, 20} {
+		stride := size + pad
+		tab := &[distanceSpan]uint8{}
+		for k := range tab {
+			tab[k] = numDistances - 1
+		}
+		for dy := -4; dy <= 4; dy++ {
+			for dx := -4; dx <= 4; dx++ {
+				// The distance 0 (the stone's own cell) is never asked:
+				// a move's cell is empty.
+				d := max(abs(dx), abs(dy), 1)
+				tab[(dy*stride+dx+distanceSpan/2)%distanceSpan] = uint8(d - 1)
+			}
+		}
+		t[size-minSize] = tab
+	}
+	return t
+}()
+
+// farBuckets answers "far" for every difference: the bucket when there is
+// no such stone.
+var farBuckets = func() (t [distanceSpan]uint8) {
+	for k := range t {
+		t[k] = numDistances - 1
+	}
+	return t
+}()
 
 // score returns the fitted score of the move at the empty cell i, in
 // hundredths of a logit: the sum of its features' values (moveFeatures).
@@ -155,13 +207,10 @@ func newMoveScorer(b *Board) moveScorer {
 // come summed from moveTerms.
 func (s *moveScorer) score(i int) int32 {
 	b := s.b
-	x, y := i%b.stride, i/b.stride
 	v := moveScoreTable[featClassPair+int(b.threat[s.me][i])*int(numThreats)+int(b.threat[s.opp][i])] +
 		int32(moveTerms[0][b.pointIdx[s.me][i]]) + int32(moveTerms[1][b.pointIdx[s.opp][i]])
-	for k, f := range [2]int{featDistLast, featDistPrev} {
-		d := max(abs(x-s.last[k].x), abs(y-s.last[k].y))
-		v += moveScoreTable[f+min(d, numDistances)-1]
-	}
+	v += moveScoreTable[featDistLast+int(s.dist[0][uint(i-s.last[0]+distanceSpan/2)%distanceSpan])]
+	v += moveScoreTable[featDistPrev+int(s.dist[1][uint(i-s.last[1]+distanceSpan/2)%distanceSpan])]
 	return v
 }
 

@@ -143,3 +143,29 @@ func TestMoveScoreFilledCell(t *testing.T) {
 	}()
 	moveScore(b, b.index(Point{X: 7, Y: 7}))
 }
+
+// TestDistanceBuckets checks the move score's table of distance buckets
+// by cell difference against the Chebyshev distance of the coordinates
+// (distanceBucket's definition), for every pair of distinct on-board
+// cells of every board size.
+func TestDistanceBuckets(t *testing.T) {
+	for _, size := range []int{15, 19, 20} {
+		b, _ := NewBoard(size, Freestyle)
+		tab := distanceBuckets[size-minSize]
+		for i := b.firstCell(); i <= b.lastCell(); i++ {
+			if b.cells[i] == cellWall {
+				continue
+			}
+			for j := b.firstCell(); j <= b.lastCell(); j++ {
+				if b.cells[j] == cellWall || j == i {
+					continue
+				}
+				p, q := b.point(i), b.point(j)
+				want := min(max(abs(p.X-q.X), abs(p.Y-q.Y)), numDistances) - 1
+				if got := int(tab[uint(i-j+distanceSpan/2)%distanceSpan]); got != want {
+					t.Fatalf("%dx%d: %v from %v: bucket %d, want %d", size, size, p, q, got, want)
+				}
+			}
+		}
+	}
+}
