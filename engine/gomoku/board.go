@@ -55,13 +55,12 @@ type Board struct {
 	pats [2][4][maxCells]uint8
 	// threat[c][i]: the threat class of a stone of colour c at i (all four lines).
 	threat [2][maxCells]threat
-	// value[c][i]: the pattern score of a stone of colour c at i, which
-	// orders moves.
-	value [2][maxCells]int32
 	// pointIdx[c][i]: the index in pointTable of the four patterns of
-	// pats[c][0..3][i], kept with them: its entry holds threat[c][i],
-	// value[c][i] and the point's values in the evaluation (eval.go,
-	// evaltable.go).
+	// pats[c][0..3][i], kept with them: its entry holds threat[c][i], the
+	// point's pattern value (valueAt) and its values in the evaluation
+	// (eval.go, evaltable.go). The pattern value was kept per point as
+	// well until the thirty-sixth session: it is read far less often than
+	// a play and an undo wrote it.
 	pointIdx [2][maxCells]uint16
 	// near[i]: stones within two steps (5x5 square) of i; candidates have near > 0.
 	near [maxCells]uint8
@@ -373,7 +372,6 @@ func (b *Board) takeBack(full bool) {
 			v.pointIdx[j] = ch.index
 			e := &pointTable[ch.index]
 			v.threat[j] = e.threat
-			v.value[j] = e.value
 		}
 		b.changes[t] = b.changes[t][:u.changes[t]]
 	}
@@ -555,7 +553,6 @@ type colourView struct {
 	pats       *[4][maxCells]uint8
 	pointIdx   *[maxCells]uint16
 	threat     *[maxCells]threat
-	value      *[maxCells]int32
 	evalTotal  *[2]int32
 	classCount *[numThreats]int16
 	tab        *[1 << 16]uint8 // the colour's pattern table (patternTables)
@@ -568,7 +565,6 @@ func (b *Board) view(c Color) colourView {
 		pats:       &b.pats[c],
 		pointIdx:   &b.pointIdx[c],
 		threat:     &b.threat[c],
-		value:      &b.value[c],
 		evalTotal:  &b.evalTotal[c],
 		classCount: &b.classCount[c],
 		tab:        patternTables[boolIndex(b.rule.exactFive(c))],
@@ -587,7 +583,7 @@ const nP = uint16(numPatterns)
 
 // refreshCounted sets the pointTable index of the empty point j for v's
 // colour to k (after a change of one of its patterns), updates its threat
-// class and value, and keeps the totals, which count empty points, by the
+// class, and keeps the totals, which count empty points, by the
 // differences between the old and the new entry. When full is false (a light play,
 // threatboard.go) the evaluation's sums are left alone: the threat search
 // never reads them, and the light undo restores the index they are
@@ -611,11 +607,10 @@ func (b *Board) refreshCounted(v *colourView, j int, k uint16, full bool) {
 	}
 	v.pointIdx[j] = k
 	v.threat[j] = e.threat
-	v.value[j] = e.value
 }
 
-// refreshPoint recomputes pointIdx[c][j], threat[c][j] and value[c][j] from
-// the four patterns.
+// refreshPoint recomputes pointIdx[c][j] and threat[c][j] from the four
+// patterns.
 func (b *Board) refreshPoint(c Color, j int) {
 	p := &b.pats[c]
 	var k uint16
@@ -625,7 +620,12 @@ func (b *Board) refreshPoint(c Color, j int) {
 	e := &pointTable[k]
 	b.pointIdx[c][j] = k
 	b.threat[c][j] = e.threat
-	b.value[c][j] = e.value
+}
+
+// valueAt returns the pattern score of a stone of colour c at the empty
+// cell i, which orders moves: the value of its pointTable entry.
+func (b *Board) valueAt(c Color, i int) int32 {
+	return pointTable[b.pointIdx[c][i]].value
 }
 
 // pointEntry is what the four line patterns of a point make together.

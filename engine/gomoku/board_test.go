@@ -340,7 +340,6 @@ type state struct {
 	keys       [2][4][maxCells]uint16
 	pats       [2][4][maxCells]uint8
 	threat     [2][maxCells]threat
-	value      [2][maxCells]int32
 	pointIdx   [2][maxCells]uint16
 	near       [maxCells]uint8
 	evalTotal  [2][2]int32
@@ -351,7 +350,7 @@ type state struct {
 }
 
 func snapshot(b *Board) state {
-	return state{b.cells, b.keys, b.pats, b.threat, b.value, b.pointIdx, b.near, b.evalTotal, b.classCount, b.hash, b.stones, b.won}
+	return state{b.cells, b.keys, b.pats, b.threat, b.pointIdx, b.near, b.evalTotal, b.classCount, b.hash, b.stones, b.won}
 }
 
 // randomGame plays random legal moves near the stones until the game ends
@@ -406,7 +405,7 @@ func randomGame(t testing.TB, seed int64, size int, r Rule, n int) {
 }
 
 // checkFromCells checks the incremental state of every empty point (both
-// colours' keys, patterns, pointTable indices, threat classes and values)
+// colours' keys, patterns, pointTable indices and threat classes)
 // and the totals over the empty points against what the cells alone give,
 // computed the slow way. An occupied point's state is left out: a play
 // does not update the points its lines cross that hold stones (their
@@ -445,9 +444,9 @@ func checkFromCells(t testing.TB, b *Board) {
 				k += uint16(tab[key]&patternMask) * pointWeight[d]
 			}
 			e := &pointTable[k]
-			if b.pointIdx[c][i] != k || b.threat[c][i] != e.threat || b.value[c][i] != e.value {
-				t.Fatalf("%v at %v: index %d, class %d, value %d; from the cells %d, %d, %d\n%v",
-					c, b.point(i), b.pointIdx[c][i], b.threat[c][i], b.value[c][i], k, e.threat, e.value, b)
+			if b.pointIdx[c][i] != k || b.threat[c][i] != e.threat {
+				t.Fatalf("%v at %v: index %d, class %d; from the cells %d, %d\n%v",
+					c, b.point(i), b.pointIdx[c][i], b.threat[c][i], k, e.threat, b)
 			}
 			evalTotal[c][0] += e.eval[0]
 			evalTotal[c][1] += e.eval[1]

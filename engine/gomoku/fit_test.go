@@ -404,7 +404,7 @@ func playDetours(rng *rand.Rand, b *Board, n int) {
 		var cand []scored
 		for i, last := b.firstCell(), b.lastCell(); i <= last; i++ {
 			if b.cells[i] == cellEmpty && b.near[i] > 0 {
-				cand = append(cand, scored{move: i, score: b.value[Black][i] + b.value[White][i]})
+				cand = append(cand, scored{move: i, score: b.valueAt(Black, i) + b.valueAt(White, i)})
 			}
 		}
 		slices.SortFunc(cand, func(x, y scored) int { return int(y.score - x.score) })

@@ -55,8 +55,8 @@ func moveFeatures(b *Board, i int, out []int) []int {
 		featOppPattern+int(b.maxPattern(opp, i)),
 		featDistLast+b.distanceBucket(i, 1),
 		featDistPrev+b.distanceBucket(i, 2),
-		featMineValue+valueBucket(b.value[me][i]),
-		featOppValue+valueBucket(b.value[opp][i]))
+		featMineValue+valueBucket(b.valueAt(me, i)),
+		featOppValue+valueBucket(b.valueAt(opp, i)))
 	return out
 }
 

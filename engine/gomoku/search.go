@@ -601,7 +601,7 @@ func (e *Engine) scanMoves(b *Board, buf []scored, ttMove, ply int) []scored {
 			fit = scorer.score(i)
 			s = fit
 		} else {
-			s = b.value[me][i] + b.value[opp][i]
+			s = b.valueAt(me, i) + b.valueAt(opp, i)
 		}
 		s += e.history[me][i] >> 4
 		if i == ttMove {

@@ -13,7 +13,6 @@ type lightState struct {
 	keys       [2][4][maxCells]uint16
 	pats       [2][4][maxCells]uint8
 	threat     [2][maxCells]threat
-	value      [2][maxCells]int32
 	pointIdx   [2][maxCells]uint16
 	classCount [2][numThreats]int16
 	hash       uint64
@@ -22,7 +21,7 @@ type lightState struct {
 }
 
 func lightSnapshot(b *Board) lightState {
-	return lightState{b.cells, b.keys, b.pats, b.threat, b.value, b.pointIdx, b.classCount, b.hash, b.stones, b.won}
+	return lightState{b.cells, b.keys, b.pats, b.threat, b.pointIdx, b.classCount, b.hash, b.stones, b.won}
 }
 
 // TestPlayLight checks the light play against the oracle of the full one

@@ -183,7 +183,7 @@ func (e *Engine) fourMoves(b *Board, c Color, out []scored) []scored {
 		if !b.legalFor(c, i) {
 			continue
 		}
-		out = append(out, scored{move: i, score: b.value[c][i]})
+		out = append(out, scored{move: i, score: b.valueAt(c, i)})
 	}
 	sortScored(out[start:])
 	return out
@@ -247,7 +247,7 @@ func (e *Engine) vct(b *Board, ply, rem int) bool {
 			if !b.legalFor(me, i) {
 				continue
 			}
-			moves = append(moves, scored{move: i, score: b.value[me][i] + b.value[opp][i]/2})
+			moves = append(moves, scored{move: i, score: b.valueAt(me, i) + b.valueAt(opp, i)/2})
 		}
 		sortScored(moves)
 	}
@@ -348,7 +348,7 @@ func (e *Engine) threeDefences(b *Board, out []scored) []scored {
 				if k == 0 || b.cells[j] != cellEmpty || pattern(b.pats[att][d][j]&patternMask) < pB4 || !b.legalFor(def, j) {
 					continue
 				}
-				out = append(out, scored{move: j, score: b.value[att][j] + b.value[def][j]})
+				out = append(out, scored{move: j, score: b.valueAt(att, j) + b.valueAt(def, j)})
 			}
 		}
 		// The defender's own fours, where not already listed.
@@ -370,7 +370,7 @@ func (e *Engine) threeDefences(b *Board, out []scored) []scored {
 				}
 			}
 			if !dup {
-				out = append(out, scored{move: i, score: b.value[att][i] + b.value[def][i]})
+				out = append(out, scored{move: i, score: b.valueAt(att, i) + b.valueAt(def, i)})
 			}
 		}
 		return out
@@ -385,7 +385,7 @@ func (e *Engine) threeDefences(b *Board, out []scored) []scored {
 		if !b.legalFor(def, i) {
 			continue
 		}
-		out = append(out, scored{move: i, score: b.value[att][i] + b.value[def][i]})
+		out = append(out, scored{move: i, score: b.valueAt(att, i) + b.valueAt(def, i)})
 	}
 	return out
 }

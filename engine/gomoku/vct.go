@@ -204,7 +204,7 @@ func (e *Engine) threatMoves(b *Board, out []scored) []scored {
 		if b.near[i] == 0 || !b.legalFor(me, i) {
 			continue
 		}
-		out = append(out, scored{move: i, score: b.value[me][i] + b.value[opp][i]/2})
+		out = append(out, scored{move: i, score: b.valueAt(me, i) + b.valueAt(opp, i)/2})
 	}
 	sortScored(out[start:])
 	return out
