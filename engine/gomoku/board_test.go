@@ -3,6 +3,7 @@ package gomoku
 import (
 	"errors"
 	"math/rand"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -603,4 +604,137 @@ func FuzzParsePoint(f *testing.F) {
 			t.Fatalf("round trip of %q: %v %v", s, q, err)
 		}
 	})
+}
+
+// TestByteTests checks the word-at-a-time byte tests of the board scans
+// (movegen.go) against their byte-by-byte definitions: every byte value
+// at every position of a word whose other bytes are random.
+func TestByteTests(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	for pos := 0; pos < 8; pos++ {
+		for v := 0; v < 256; v++ {
+			x := rng.Uint64()&^(0xff<<(8*pos)) | uint64(v)<<(8*pos)
+			nz, z := nonZeroBytes(x), zeroBytes(x)
+			for k := 0; k < 8; k++ {
+				bv := uint8(x >> (8 * k))
+				bit := uint64(0x80) << (8 * k)
+				if (nz&bit != 0) != (bv != 0) || (z&bit != 0) != (bv == 0) {
+					t.Fatalf("%#x byte %d (%#x): nonZeroBytes %#x, zeroBytes %#x", x, k, bv, nz, z)
+				}
+			}
+			if nz&^highBits != 0 || z&^highBits != 0 {
+				t.Fatalf("%#x: bits outside the high bits: %#x, %#x", x, nz, z)
+			}
+			if v >= 0x80 {
+				continue
+			}
+			y := x & low7Bits // atLeastBytes takes bytes below 0x80
+			for th := 1; th <= 0x80; th++ {
+				ge := atLeastBytes(y, uint8(th))
+				for k := 0; k < 8; k++ {
+					bv := uint8(y >> (8 * k))
+					if bit := uint64(0x80) << (8 * k); (ge&bit != 0) != (bv >= uint8(th)) {
+						t.Fatalf("%#x byte %d (%#x) at least %d: %#x", y, k, bv, th, ge)
+					}
+				}
+				if ge&^highBits != 0 {
+					t.Fatalf("%#x at least %d: bits outside the high bits: %#x", y, th, ge)
+				}
+			}
+		}
+	}
+	b, _ := NewBoard(15, Freestyle)
+	s := []threat{1, 2, 3, 4, 5, 6, 7, 8, 9}
+	if got := word(s); got != 0x0807060504030201 {
+		t.Errorf("word of 1..8 = %#x", got)
+	}
+	if got := b.emptyCells(b.lastCell()); got != 0x80 {
+		t.Errorf("emptyCells at the last cell = %#x, want the last cell alone", got)
+	}
+}
+
+// TestScans checks the board scans that read eight cells at a time
+// against the plain cell-by-cell loops, for both colours at every
+// position of random games under every rule: fiveCells, fourMoves,
+// threatMoves, threeDefences' and scanMoves' candidates.
+func TestScans(t *testing.T) {
+	for _, r := range []Rule{Freestyle, Standard, Renju} {
+		for seed := int64(1); seed <= 4; seed++ {
+			rng := rand.New(rand.NewSource(seed))
+			e := &Engine{opt: levelOptions(6)}
+			b, _ := NewBoard(15, r)
+			b.play(b.index(Point{7, 7}))
+			for !b.Over() && b.MoveCount() < 150 {
+				me, opp := b.ToMove(), b.ToMove().Other()
+				var fives, fours, threes, cands []int
+				for i := b.firstCell(); i <= b.lastCell(); i++ {
+					if b.cells[i] != cellEmpty {
+						continue
+					}
+					if b.threat[me][i] == tFive {
+						fives = append(fives, i)
+					}
+					if isFourClass(b.threat[me][i]) && b.legalFor(me, i) {
+						fours = append(fours, i)
+					}
+					if b.threat[me][i] >= tThree && b.near[i] > 0 && b.legalFor(me, i) {
+						threes = append(threes, i)
+					}
+					if b.near[i] > 0 && (b.classCount[opp][tFlex4] == 0 || isFourClass(b.threat[me][i]) || b.maxPattern(opp, i) >= pB4) {
+						cands = append(cands, i)
+					}
+				}
+				var buf [maxMoves]scored
+				cells := func(s []scored) (out []int) {
+					for _, m := range s {
+						out = append(out, m.move)
+					}
+					slices.Sort(out)
+					return out
+				}
+				check := func(what string, got, want []int) {
+					if !slices.Equal(got, want) {
+						t.Fatalf("%v %s: %s %v, cell by cell %v", r, FormatRecord(b.Moves()), what, got, want)
+					}
+				}
+				check("fiveCells", b.fiveCells(me, nil), fives)
+				check("fourMoves", cells(e.fourMoves(b, me, buf[:0])), fours)
+				check("threatMoves", cells(e.threatMoves(b, buf[:0])), threes)
+				check("scanMoves", cells(e.scanMoves(b, buf[:0], -1, 1)), cands)
+				if b.classCount[opp][tFlex4] > 0 {
+					// threeDefences' fallback: every point where the
+					// attacker (opp) would make a four, or the defender one.
+					var defs []int
+					for _, i := range cands {
+						if (b.maxPattern(opp, i) >= pB4 || isFourClass(b.threat[me][i])) && b.legalFor(me, i) {
+							defs = append(defs, i)
+						}
+					}
+					got := cells(e.threeDefences(b, buf[:0]))
+					if !onLineThree(b) {
+						check("threeDefences", got, defs)
+					}
+				}
+				moves := e.genMoves(b, buf[:0], -1, 1)
+				if len(moves) == 0 {
+					break
+				}
+				b.play(moves[rng.Intn(min(len(moves), 3))].move)
+			}
+		}
+	}
+}
+
+// onLineThree reports whether the last stone made an open three (the
+// case where threeDefences lists the three's cost squares instead of its
+// fallback set).
+func onLineThree(b *Board) bool {
+	last := b.history[len(b.history)-1]
+	att := Color(b.cells[last] - 1)
+	for d := range b.dirs {
+		if pattern(b.pats[att][d][last]&patternMask) == pF3 {
+			return true
+		}
+	}
+	return false
 }

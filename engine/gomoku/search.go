@@ -589,27 +589,28 @@ func (e *Engine) scanMoves(b *Board, buf []scored, ttMove, ply int) []scored {
 	if e.opt.moveScore {
 		scorer = newMoveScorer(b)
 	}
-	for i, last := b.firstCell(), b.lastCell(); i <= last; i++ {
-		if b.cells[i] != cellEmpty || b.near[i] == 0 {
-			continue
+	// The empty cells near the stones, eight at a time (movegen.go).
+	for w, last := b.firstCell(), b.lastCell(); w <= last; w += 8 {
+		for m := b.emptyCells(w) & nonZeroBytes(word(b.near[w:])); m != 0; m &= m - 1 {
+			i := nextCell(w, m)
+			if defend && !isFourClass(b.threat[me][i]) && b.maxPattern(opp, i) < pB4 {
+				continue
+			}
+			var s, fit int32
+			if e.opt.moveScore {
+				fit = scorer.score(i)
+				s = fit
+			} else {
+				s = b.valueAt(me, i) + b.valueAt(opp, i)
+			}
+			s += e.history[me][i] >> 4
+			if i == ttMove {
+				s += orderTT
+			} else if ply < maxPly && (int16(i) == e.killers[ply][0] || int16(i) == e.killers[ply][1]) {
+				s += orderKiller
+			}
+			buf = append(buf, scored{move: i, score: s, fit: fit})
 		}
-		if defend && !isFourClass(b.threat[me][i]) && b.maxPattern(opp, i) < pB4 {
-			continue
-		}
-		var s, fit int32
-		if e.opt.moveScore {
-			fit = scorer.score(i)
-			s = fit
-		} else {
-			s = b.valueAt(me, i) + b.valueAt(opp, i)
-		}
-		s += e.history[me][i] >> 4
-		if i == ttMove {
-			s += orderTT
-		} else if ply < maxPly && (int16(i) == e.killers[ply][0] || int16(i) == e.killers[ply][1]) {
-			s += orderKiller
-		}
-		buf = append(buf, scored{move: i, score: s, fit: fit})
 	}
 	return buf
 }

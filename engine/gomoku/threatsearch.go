@@ -175,15 +175,20 @@ func fourPoints(b *Board, c Color) int16 {
 func (e *Engine) fourMoves(b *Board, c Color, out []scored) []scored {
 	start := len(out)
 	left := fourPoints(b, c)
-	for i, last := b.firstCell(), b.lastCell(); left > 0 && i <= last; i++ {
-		if b.cells[i] != cellEmpty || !isFourClass(b.threat[c][i]) {
-			continue
+	// Eight cells at a time (movegen.go): the empty ones of class tFour
+	// or above, of which all but tThree2 make a four.
+	for w, last := b.firstCell(), b.lastCell(); left > 0 && w <= last; w += 8 {
+		for m := b.emptyCells(w) & atLeastBytes(word(b.threat[c][w:]), uint8(tFour)); m != 0; m &= m - 1 {
+			i := nextCell(w, m)
+			if !isFourClass(b.threat[c][i]) {
+				continue
+			}
+			left--
+			if !b.legalFor(c, i) {
+				continue
+			}
+			out = append(out, scored{move: i, score: b.valueAt(c, i)})
 		}
-		left--
-		if !b.legalFor(c, i) {
-			continue
-		}
-		out = append(out, scored{move: i, score: b.valueAt(c, i)})
 	}
 	sortScored(out[start:])
 	return out
@@ -354,38 +359,43 @@ func (e *Engine) threeDefences(b *Board, out []scored) []scored {
 		// The defender's own fours, where not already listed.
 		listed := out[start:]
 		left := fourPoints(b, def)
-		for i, lastCell := b.firstCell(), b.lastCell(); left > 0 && i <= lastCell; i++ {
-			if b.cells[i] != cellEmpty || !isFourClass(b.threat[def][i]) {
-				continue
-			}
-			left--
-			if !b.legalFor(def, i) {
-				continue
-			}
-			dup := false
-			for _, m := range listed {
-				if m.move == i {
-					dup = true
-					break
+		// Eight cells at a time (movegen.go), as in fourMoves.
+		for w, lastCell := b.firstCell(), b.lastCell(); left > 0 && w <= lastCell; w += 8 {
+			for m := b.emptyCells(w) & atLeastBytes(word(b.threat[def][w:]), uint8(tFour)); m != 0; m &= m - 1 {
+				i := nextCell(w, m)
+				if !isFourClass(b.threat[def][i]) {
+					continue
 				}
-			}
-			if !dup {
-				out = append(out, scored{move: i, score: b.valueAt(att, i) + b.valueAt(def, i)})
+				left--
+				if !b.legalFor(def, i) {
+					continue
+				}
+				dup := false
+				for _, l := range listed {
+					if l.move == i {
+						dup = true
+						break
+					}
+				}
+				if !dup {
+					out = append(out, scored{move: i, score: b.valueAt(att, i) + b.valueAt(def, i)})
+				}
 			}
 		}
 		return out
 	}
-	for i, lastCell := b.firstCell(), b.lastCell(); i <= lastCell; i++ {
-		if b.cells[i] != cellEmpty || b.near[i] == 0 {
-			continue
+	// The empty cells near the stones, eight at a time (movegen.go).
+	for w, lastCell := b.firstCell(), b.lastCell(); w <= lastCell; w += 8 {
+		for m := b.emptyCells(w) & nonZeroBytes(word(b.near[w:])); m != 0; m &= m - 1 {
+			i := nextCell(w, m)
+			if b.maxPattern(att, i) < pB4 && !isFourClass(b.threat[def][i]) {
+				continue
+			}
+			if !b.legalFor(def, i) {
+				continue
+			}
+			out = append(out, scored{move: i, score: b.valueAt(att, i) + b.valueAt(def, i)})
 		}
-		if b.maxPattern(att, i) < pB4 && !isFourClass(b.threat[def][i]) {
-			continue
-		}
-		if !b.legalFor(def, i) {
-			continue
-		}
-		out = append(out, scored{move: i, score: b.valueAt(att, i) + b.valueAt(def, i)})
 	}
 	return out
 }

@@ -196,15 +196,16 @@ func (e *Engine) threatMoves(b *Board, out []scored) []scored {
 	for t := tThree; t < numThreats; t++ {
 		left += b.classCount[me][t]
 	}
-	for i, last := b.firstCell(), b.lastCell(); left > 0 && i <= last; i++ {
-		if b.cells[i] != cellEmpty || b.threat[me][i] < tThree {
-			continue
+	// Eight cells at a time (movegen.go).
+	for w, last := b.firstCell(), b.lastCell(); left > 0 && w <= last; w += 8 {
+		for m := b.emptyCells(w) & atLeastBytes(word(b.threat[me][w:]), uint8(tThree)); m != 0; m &= m - 1 {
+			i := nextCell(w, m)
+			left--
+			if b.near[i] == 0 || !b.legalFor(me, i) {
+				continue
+			}
+			out = append(out, scored{move: i, score: b.valueAt(me, i) + b.valueAt(opp, i)/2})
 		}
-		left--
-		if b.near[i] == 0 || !b.legalFor(me, i) {
-			continue
-		}
-		out = append(out, scored{move: i, score: b.valueAt(me, i) + b.valueAt(opp, i)/2})
 	}
 	sortScored(out[start:])
 	return out
