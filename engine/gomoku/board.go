@@ -42,15 +42,17 @@ type Board struct {
 	dirs   [4]int // index offsets of the four lines: row, column, two diagonals
 
 	cells [maxCells]uint8
-	// The per-point arrays below (keys to value) describe the empty
+	// The per-point arrays below (keys to pointIdx) describe the empty
 	// points. An occupied point's entries are stale: a play leaves the
 	// points that hold stones alone (setNeighbours), and they are right
 	// again when the stone is taken back, since play and undo go last in,
 	// first out. Nothing reads them at an occupied point but threeDefences,
 	// at the last stone played, whose entries no later stone has touched.
 	//
-	// keys[c][d][i]: the neighbours of i on line d seen by colour c.
-	keys [2][4][maxCells]uint16
+	// keys[d][i]: the neighbours of i on line d seen by each colour, Black's
+	// key in the low 16 bits and White's in the high 16 (keyOf): a stone
+	// changes both colours' keys of a point with one addition (keySteps).
+	keys [4][maxCells]uint32
 	// pats[c][d][i]: the table entry (pattern and flags) of a stone of colour c at i on line d.
 	pats [2][4][maxCells]uint8
 	// threat[c][i]: the threat class of a stone of colour c at i (all four lines).
@@ -137,8 +139,7 @@ func (b *Board) reset() {
 					key += keyBlocked * keyWeight(k)
 				}
 			}
-			b.keys[Black][d][i] = key
-			b.keys[White][d][i] = key
+			b.keys[d][i] = uint32(key) | uint32(key)<<16
 		}
 	}
 	b.evalTotal = [2][2]int32{}
@@ -151,7 +152,7 @@ func (b *Board) reset() {
 			t := b.rule.exactFive(c)
 			tab := patternTables[boolIndex(t)]
 			for d := range b.dirs {
-				b.pats[c][d][i] = tab[b.keys[c][d][i]]
+				b.pats[c][d][i] = tab[b.keyOf(c, d, i)]
 			}
 			b.refreshPoint(c, i)
 			e := &pointTable[b.pointIdx[c][i]]
@@ -404,6 +405,25 @@ type pointChange struct {
 	dir   uint8
 }
 
+// keyOf returns colour c's key of the point i on line d.
+func (b *Board) keyOf(c Color, d, i int) uint16 {
+	return uint16(b.keys[d][i] >> (16 * uint(c)))
+}
+
+// keySteps[c][n] is what a stone of colour c adds to the key word of a
+// point whose digit n it is (keyWeight): own in c's half, blocked in the
+// other colour's. Each half of a key word is always a valid key, below
+// 3^10 < 2^16, so adding or taking away a step never carries or borrows
+// from one half into the other.
+var keySteps = func() (t [2][keyCells]uint32) {
+	for n, w := range keyDigit {
+		own, blocked := uint32(keyOwn*w), uint32(keyBlocked*w)
+		t[Black][n] = own | blocked<<16
+		t[White][n] = blocked | own<<16
+	}
+	return t
+}()
+
 // maxChanges bounds one colour's changes in one play: the forty points
 // within five steps of the stone on its lines.
 const maxChanges = 4 * 2 * 5
@@ -415,9 +435,9 @@ const maxChanges = 4 * 2 * 5
 // around i is what it was when the stone was placed, so the points it
 // skips as occupied are the ones setNeighbours skipped.
 func (b *Board) clearKeys(i int, c Color) {
-	o := c.Other()
+	steps := &keySteps[c]
 	for d, off := range b.dirs {
-		keysC, keysO := &b.keys[c][d], &b.keys[o][d]
+		keys := &b.keys[d]
 		j := i
 		for k := 1; k <= 5; k++ {
 			j += off
@@ -427,9 +447,7 @@ func (b *Board) clearKeys(i int, c Color) {
 				}
 				continue // setNeighbours skipped it too
 			}
-			w := keyDigit[5-k]
-			keysC[j] -= keyOwn * w
-			keysO[j] -= keyBlocked * w
+			keys[j] -= steps[5-k]
 		}
 		j = i
 		for k := 1; k <= 5; k++ {
@@ -440,9 +458,7 @@ func (b *Board) clearKeys(i int, c Color) {
 				}
 				continue
 			}
-			w := keyDigit[k+4]
-			keysC[j] -= keyOwn * w
-			keysO[j] -= keyBlocked * w
+			keys[j] -= steps[k+4]
 		}
 	}
 }
@@ -469,17 +485,21 @@ func (b *Board) clearKeys(i int, c Color) {
 // steps is a wall too, which the plain loop would skip one by one. The
 // caller has made room for maxChanges changes of each colour.
 func (b *Board) setNeighbours(i int, c Color, full bool) {
-	vc, vo := b.view(c), b.view(c.Other())
-	logC := b.changes[c][len(b.changes[c]):cap(b.changes[c])]
-	logO := b.changes[c.Other()][len(b.changes[c.Other()]):cap(b.changes[c.Other()])]
-	nC, nO := 0, 0
+	// The loops go by colour, Black then White, rather than by the
+	// stone's colour and the other: each colour's key is then a fixed
+	// half of the key word. (The colours' updates are independent.)
+	vb, vw := b.view(Black), b.view(White)
+	logB := b.changes[Black][len(b.changes[Black]):cap(b.changes[Black])]
+	logW := b.changes[White][len(b.changes[White]):cap(b.changes[White])]
+	nB, nW := 0, 0
+	steps := &keySteps[c]
 	for d, off := range b.dirs {
-		keysC, keysO := &vc.keys[d], &vo.keys[d]
-		patsC, patsO := &vc.pats[d], &vo.pats[d]
+		keys := &b.keys[d]
+		patsB, patsW := &vb.pats[d], &vw.pats[d]
 		wd := pointWeight[d]
 		// The stone is at offset -k from a cell k steps ahead of it, and at
 		// +k from a cell k steps behind it: keyWeight(-k) = keyDigit[5-k],
-		// keyWeight(k) = keyDigit[k+4].
+		// keyWeight(k) = keyDigit[k+4], and keySteps follows keyDigit.
 		j := i
 		for k := 1; k <= 5; k++ {
 			j += off
@@ -489,25 +509,24 @@ func (b *Board) setNeighbours(i int, c Color, full bool) {
 				}
 				continue // an occupied point keeps its stale state (see above)
 			}
-			w := keyDigit[5-k]
-			kc := keysC[j] + keyOwn*w
-			ko := keysO[j] + keyBlocked*w
-			keysC[j], keysO[j] = kc, ko
+			kk := keys[j] + steps[5-k]
+			keys[j] = kk
+			kb, kw := uint16(kk), uint16(kk>>16)
 			// Far from the stone the pattern often stays the same: then
-			// the point's class and value stand.
-			if pc := vc.tab[kc]; pc != patsC[j] {
-				logC[nC] = pointChange{cell: uint16(j), index: vc.pointIdx[j], pat: patsC[j], dir: uint8(d)}
-				nC++
-				k := vc.pointIdx[j] + (uint16(pc&patternMask)-uint16(patsC[j]&patternMask))*wd
-				patsC[j] = pc
-				b.refreshCounted(&vc, j, k, full)
+			// the point's class and values stand.
+			if pb := vb.tab[kb]; pb != patsB[j] {
+				logB[nB] = pointChange{cell: uint16(j), index: vb.pointIdx[j], pat: patsB[j], dir: uint8(d)}
+				nB++
+				k := vb.pointIdx[j] + (uint16(pb&patternMask)-uint16(patsB[j]&patternMask))*wd
+				patsB[j] = pb
+				b.refreshCounted(&vb, j, k, full)
 			}
-			if po := vo.tab[ko]; po != patsO[j] {
-				logO[nO] = pointChange{cell: uint16(j), index: vo.pointIdx[j], pat: patsO[j], dir: uint8(d)}
-				nO++
-				k := vo.pointIdx[j] + (uint16(po&patternMask)-uint16(patsO[j]&patternMask))*wd
-				patsO[j] = po
-				b.refreshCounted(&vo, j, k, full)
+			if pw := vw.tab[kw]; pw != patsW[j] {
+				logW[nW] = pointChange{cell: uint16(j), index: vw.pointIdx[j], pat: patsW[j], dir: uint8(d)}
+				nW++
+				k := vw.pointIdx[j] + (uint16(pw&patternMask)-uint16(patsW[j]&patternMask))*wd
+				patsW[j] = pw
+				b.refreshCounted(&vw, j, k, full)
 			}
 		}
 		j = i
@@ -519,28 +538,27 @@ func (b *Board) setNeighbours(i int, c Color, full bool) {
 				}
 				continue
 			}
-			w := keyDigit[k+4]
-			kc := keysC[j] + keyOwn*w
-			ko := keysO[j] + keyBlocked*w
-			keysC[j], keysO[j] = kc, ko
-			if pc := vc.tab[kc]; pc != patsC[j] {
-				logC[nC] = pointChange{cell: uint16(j), index: vc.pointIdx[j], pat: patsC[j], dir: uint8(d)}
-				nC++
-				k := vc.pointIdx[j] + (uint16(pc&patternMask)-uint16(patsC[j]&patternMask))*wd
-				patsC[j] = pc
-				b.refreshCounted(&vc, j, k, full)
+			kk := keys[j] + steps[k+4]
+			keys[j] = kk
+			kb, kw := uint16(kk), uint16(kk>>16)
+			if pb := vb.tab[kb]; pb != patsB[j] {
+				logB[nB] = pointChange{cell: uint16(j), index: vb.pointIdx[j], pat: patsB[j], dir: uint8(d)}
+				nB++
+				k := vb.pointIdx[j] + (uint16(pb&patternMask)-uint16(patsB[j]&patternMask))*wd
+				patsB[j] = pb
+				b.refreshCounted(&vb, j, k, full)
 			}
-			if po := vo.tab[ko]; po != patsO[j] {
-				logO[nO] = pointChange{cell: uint16(j), index: vo.pointIdx[j], pat: patsO[j], dir: uint8(d)}
-				nO++
-				k := vo.pointIdx[j] + (uint16(po&patternMask)-uint16(patsO[j]&patternMask))*wd
-				patsO[j] = po
-				b.refreshCounted(&vo, j, k, full)
+			if pw := vw.tab[kw]; pw != patsW[j] {
+				logW[nW] = pointChange{cell: uint16(j), index: vw.pointIdx[j], pat: patsW[j], dir: uint8(d)}
+				nW++
+				k := vw.pointIdx[j] + (uint16(pw&patternMask)-uint16(patsW[j]&patternMask))*wd
+				patsW[j] = pw
+				b.refreshCounted(&vw, j, k, full)
 			}
 		}
 	}
-	b.changes[c] = b.changes[c][:len(b.changes[c])+nC]
-	b.changes[c.Other()] = b.changes[c.Other()][:len(b.changes[c.Other()])+nO]
+	b.changes[Black] = b.changes[Black][:len(b.changes[Black])+nB]
+	b.changes[White] = b.changes[White][:len(b.changes[White])+nW]
 }
 
 // colourView addresses one colour's per-point arrays, totals and pattern
@@ -549,7 +567,6 @@ func (b *Board) setNeighbours(i int, c Color, full bool) {
 // at every point recomputed the colour's offset and checked its bounds
 // each time (docs/benchmarks.md, twenty-eighth session).
 type colourView struct {
-	keys       *[4][maxCells]uint16
 	pats       *[4][maxCells]uint8
 	pointIdx   *[maxCells]uint16
 	threat     *[maxCells]threat
@@ -561,7 +578,6 @@ type colourView struct {
 // view returns colour c's view of b.
 func (b *Board) view(c Color) colourView {
 	return colourView{
-		keys:       &b.keys[c],
 		pats:       &b.pats[c],
 		pointIdx:   &b.pointIdx[c],
 		threat:     &b.threat[c],

@@ -338,7 +338,7 @@ func TestPlayErrors(t *testing.T) {
 // state is everything Play and Undo maintain, for exact comparisons.
 type state struct {
 	cells      [maxCells]uint8
-	keys       [2][4][maxCells]uint16
+	keys       [4][maxCells]uint32
 	pats       [2][4][maxCells]uint8
 	threat     [2][maxCells]threat
 	pointIdx   [2][maxCells]uint16
@@ -436,8 +436,8 @@ func checkFromCells(t testing.TB, b *Board) {
 						key += keyBlocked * keyWeight(n)
 					}
 				}
-				if b.keys[c][d][i] != key {
-					t.Fatalf("%v at %v, line %d: key %d, from the cells %d\n%v", c, b.point(i), d, b.keys[c][d][i], key, b)
+				if b.keyOf(c, d, i) != key {
+					t.Fatalf("%v at %v, line %d: key %d, from the cells %d\n%v", c, b.point(i), d, b.keyOf(c, d, i), key, b)
 				}
 				if b.pats[c][d][i] != tab[key] {
 					t.Fatalf("%v at %v, line %d: pattern %#x, from the cells %#x\n%v", c, b.point(i), d, b.pats[c][d][i], tab[key], b)

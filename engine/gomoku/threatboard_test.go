@@ -10,7 +10,7 @@ import (
 // are updated on the next full play.
 type lightState struct {
 	cells      [maxCells]uint8
-	keys       [2][4][maxCells]uint16
+	keys       [4][maxCells]uint32
 	pats       [2][4][maxCells]uint8
 	threat     [2][maxCells]threat
 	pointIdx   [2][maxCells]uint16
