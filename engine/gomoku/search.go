@@ -71,6 +71,11 @@ type Engine struct {
 	iterBest, iterScore int
 	line                threatLine
 	opt                 options
+	// moveLists[ply] holds the move list of negamax's node at ply (one
+	// node per ply is searching at a time). A list on the frame's stack
+	// (6.4 KB) was zeroed at every node: 1% of a level-6 search's
+	// instructions (docs/benchmarks.md, thirty-sixth session).
+	moveLists [maxPly][maxMoves]scored
 	// pnTable holds the proof-number VCT's nodes (vct.go), allocated on
 	// its first use: the levels below 6 never use it.
 	pnTable []pnEntry
@@ -762,9 +767,8 @@ func (e *Engine) negamax(b *Board, depth, alpha, beta, ply int) int {
 	// common end of a node (docs/benchmarks.md, thirty-sixth session).
 	// When the highest score is shared, the sort's order of the tie
 	// decides, so the moves are sorted before the first is searched.
-	var buf [maxMoves]scored
 	var first [1]scored
-	unsorted := e.scanMoves(b, buf[:0], ttMove, ply)
+	unsorted := e.scanMoves(b, e.moveLists[ply][:0], ttMove, ply)
 	w := e.opt.width(depth)
 	var moves []scored
 	cut := false // the width left moves unsearched

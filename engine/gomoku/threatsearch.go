@@ -91,8 +91,14 @@ func (e *Engine) vcf(b *Board, ply, depth int) bool {
 		}
 		return false
 	}
-	var buf [maxMoves]scored
+	// The moves are fours: the class counts bound them (fourPoints),
+	// and a list of vcfMoves fits nearly every node without the 6.4 KB
+	// of a full list, which was zeroed at every node.
+	var buf [vcfMoves]scored
 	moves := buf[:0]
+	if n := fourPoints(b, me); n > vcfMoves {
+		moves = make([]scored, 0, n)
+	}
 	if n := b.classCount[opp][tFive]; n > 0 {
 		if n > 1 {
 			return false
@@ -158,6 +164,11 @@ func (e *Engine) vcf(b *Board, ply, depth int) bool {
 	}
 	return false
 }
+
+// vcfMoves is the length of the VCF's move list on its frame: most nodes
+// have one to three fours, and more than vcfMoves take a list from the
+// heap.
+const vcfMoves = 32
 
 // fourPoints returns the number of empty points where c makes a four or
 // better (legal or not), from the board's class counts.
