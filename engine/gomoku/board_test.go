@@ -406,11 +406,12 @@ func randomGame(t testing.TB, seed int64, size int, r Rule, n int) {
 }
 
 // checkFromCells checks the incremental state of every empty point (both
-// colours' keys, patterns, pointTable indices and threat classes)
-// and the totals over the empty points against what the cells alone give,
-// computed the slow way. An occupied point's state is left out: a play
-// does not update the points its lines cross that hold stones (their
-// state is stale until the stone is taken back, when it is right again).
+// colours' keys, patterns, pointTable indices and threat classes), the
+// totals over the empty points and every point's neighbour count against
+// what the cells alone give, computed the slow way. An occupied point's
+// state is left out: a play does not update the points its lines cross
+// that hold stones (their state is stale until the stone is taken back,
+// when it is right again).
 func checkFromCells(t testing.TB, b *Board) {
 	t.Helper()
 	var evalTotal [2][2]int32
@@ -452,6 +453,23 @@ func checkFromCells(t testing.TB, b *Board) {
 			evalTotal[c][0] += e.eval[0]
 			evalTotal[c][1] += e.eval[1]
 			classCount[c][e.threat]++
+		}
+	}
+	// The neighbour counts, at every point.
+	for i, last := b.firstCell(), b.lastCell(); i <= last; i++ {
+		if b.cells[i] == cellWall {
+			continue
+		}
+		n := 0
+		for dy := -2; dy <= 2; dy++ {
+			for dx := -2; dx <= 2; dx++ {
+				if c := b.cells[i+dy*b.stride+dx]; c == cellBlack || c == cellWhite {
+					n++
+				}
+			}
+		}
+		if int(b.near[i]) != n {
+			t.Fatalf("at %v: %d stones near, from the cells %d\n%v", b.point(i), b.near[i], n, b)
 		}
 	}
 	if b.evalTotal != evalTotal || b.classCount != classCount {
