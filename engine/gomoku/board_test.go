@@ -673,8 +673,8 @@ func TestByteTests(t *testing.T) {
 
 // TestScans checks the board scans that read eight cells at a time
 // against the plain cell-by-cell loops, for both colours at every
-// position of random games under every rule: fiveCells, fourMoves,
-// threatMoves, threeDefences' and scanMoves' candidates.
+// position of random games under every rule: fiveCells, openFourMove,
+// fourMoves, threatMoves, threeDefences' and scanMoves' candidates.
 func TestScans(t *testing.T) {
 	for _, r := range []Rule{Freestyle, Standard, Renju} {
 		for seed := int64(1); seed <= 4; seed++ {
@@ -685,6 +685,7 @@ func TestScans(t *testing.T) {
 			for !b.Over() && b.MoveCount() < 150 {
 				me, opp := b.ToMove(), b.ToMove().Other()
 				var fives, fours, threes, cands []int
+				openFour := -1
 				for i := b.firstCell(); i <= b.lastCell(); i++ {
 					if b.cells[i] != cellEmpty {
 						continue
@@ -694,6 +695,9 @@ func TestScans(t *testing.T) {
 					}
 					if isFourClass(b.threat[me][i]) && b.legalFor(me, i) {
 						fours = append(fours, i)
+					}
+					if openFour < 0 && b.threat[me][i] == tFlex4 && b.legalFor(me, i) {
+						openFour = i
 					}
 					if b.threat[me][i] >= tThree && b.near[i] > 0 && b.legalFor(me, i) {
 						threes = append(threes, i)
@@ -716,6 +720,9 @@ func TestScans(t *testing.T) {
 					}
 				}
 				check("fiveCells", b.fiveCells(me, nil), fives)
+				if i, ok := b.openFourMove(me); ok != (openFour >= 0) || ok && i != openFour {
+					t.Fatalf("%v %s: openFourMove %d, %v; cell by cell %d", r, FormatRecord(b.Moves()), i, ok, openFour)
+				}
 				check("fourMoves", cells(e.fourMoves(b, me, buf[:0])), fours)
 				check("threatMoves", cells(e.threatMoves(b, buf[:0])), threes)
 				check("scanMoves", cells(e.scanMoves(b, buf[:0], -1, 1)), cands)

@@ -135,6 +135,21 @@ func (b *Board) fiveCells(c Color, out []int) []int {
 	return out
 }
 
+// openFourMove returns the first empty cell (in board order) where c
+// makes an open four (class tFlex4) and may play, and false if there is
+// none: the first of a win in three plies. The cells are read eight at a
+// time; the only class above tFlex4 is tFive.
+func (b *Board) openFourMove(c Color) (int, bool) {
+	for w, last := b.firstCell(), b.lastCell(); w <= last; w += 8 {
+		for m := b.emptyCells(w) & atLeastBytes(word(b.threat[c][w:]), uint8(tFlex4)); m != 0; m &= m - 1 {
+			if i := nextCell(w, m); b.threat[c][i] == tFlex4 && b.legalFor(c, i) {
+				return i, true
+			}
+		}
+	}
+	return 0, false
+}
+
 // fiveCellNear returns an empty cell within five steps of i on its lines
 // where c would make five, and how many distinct such cells there are
 // there (capped at 2). After c plays a four at i, this finds the point the

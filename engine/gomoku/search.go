@@ -707,11 +707,9 @@ func (e *Engine) negamax(b *Board, depth, alpha, beta, ply int) int {
 	// I can make an open four and the opponent has no four to reply with:
 	// a win in three plies.
 	if b.classCount[me][tFlex4] > 0 && !b.hasFourMove(opp) {
-		for i, last := b.firstCell(), b.lastCell(); i <= last; i++ {
-			if b.cells[i] == cellEmpty && b.threat[me][i] == tFlex4 && b.legalFor(me, i) {
-				e.setPV(ply, i)
-				return WinScore - ply - 3
-			}
+		if i, ok := b.openFourMove(me); ok {
+			e.setPV(ply, i)
+			return WinScore - ply - 3
 		}
 	}
 
@@ -1002,10 +1000,8 @@ func (e *Engine) quiesce(b *Board, alpha, beta, ply, q int) int {
 	}
 	if b.hasFourMove(me) {
 		if b.classCount[me][tFlex4] > 0 && !b.hasFourMove(opp) {
-			for i, last := b.firstCell(), b.lastCell(); i <= last; i++ {
-				if b.cells[i] == cellEmpty && b.threat[me][i] == tFlex4 && b.legalFor(me, i) {
-					return WinScore - ply - 3
-				}
+			if _, ok := b.openFourMove(me); ok {
+				return WinScore - ply - 3
 			}
 		}
 		return e.eval(b)
