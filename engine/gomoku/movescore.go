@@ -134,6 +134,10 @@ func buildMoveTerms() (t [2][]int16) {
 type moveScorer struct {
 	b       *Board
 	me, opp Color
+	// Both colours' rows of the board's classes and pointTable indices,
+	// addressed once here rather than by colour at every move.
+	threatMe, threatOpp *[maxCells]threat
+	idxMe, idxOpp       *[maxCells]uint16
 	// last[k] is the cell of the (k+1)-th last stone, and dist[k] the
 	// table of distance buckets to read for it (distanceBuckets), or
 	// farBuckets when there is no such stone.
@@ -144,6 +148,8 @@ type moveScorer struct {
 // newMoveScorer prepares the scoring of b's moves for the side to move.
 func newMoveScorer(b *Board) moveScorer {
 	s := moveScorer{b: b, me: b.ToMove(), opp: b.ToMove().Other()}
+	s.threatMe, s.threatOpp = &b.threat[s.me], &b.threat[s.opp]
+	s.idxMe, s.idxOpp = &b.pointIdx[s.me], &b.pointIdx[s.opp]
 	for k := range s.last {
 		s.dist[k] = &farBuckets
 		if n := len(b.history) - 1 - k; n >= 0 {
@@ -206,9 +212,8 @@ var farBuckets = func() (t [distanceSpan]uint8) {
 // The features of one side's point alone (best pattern, pattern value)
 // come summed from moveTerms.
 func (s *moveScorer) score(i int) int32 {
-	b := s.b
-	v := moveScoreTable[featClassPair+int(b.threat[s.me][i])*int(numThreats)+int(b.threat[s.opp][i])] +
-		int32(moveTerms[0][b.pointIdx[s.me][i]]) + int32(moveTerms[1][b.pointIdx[s.opp][i]])
+	v := moveScoreTable[featClassPair+int(s.threatMe[i])*int(numThreats)+int(s.threatOpp[i])] +
+		int32(moveTerms[0][s.idxMe[i]]) + int32(moveTerms[1][s.idxOpp[i]])
 	v += moveScoreTable[featDistLast+int(s.dist[0][uint(i-s.last[0]+distanceSpan/2)%distanceSpan])]
 	v += moveScoreTable[featDistPrev+int(s.dist[1][uint(i-s.last[1]+distanceSpan/2)%distanceSpan])]
 	return v

@@ -594,6 +594,13 @@ func (e *Engine) scanMoves(b *Board, buf []scored, ttMove, ply int) []scored {
 	if e.opt.moveScore {
 		scorer = newMoveScorer(b)
 	}
+	// What every move reads, addressed once: the side's history row and
+	// the killers (none beyond maxPly; -1 is no cell).
+	hist := &e.history[me]
+	killer0, killer1 := int16(-1), int16(-1)
+	if ply < maxPly {
+		killer0, killer1 = e.killers[ply][0], e.killers[ply][1]
+	}
 	// The empty cells near the stones, eight at a time (movegen.go).
 	for w, last := b.firstCell(), b.lastCell(); w <= last; w += 8 {
 		for m := b.emptyCells(w) & nonZeroBytes(word(b.near[w:])); m != 0; m &= m - 1 {
@@ -608,10 +615,10 @@ func (e *Engine) scanMoves(b *Board, buf []scored, ttMove, ply int) []scored {
 			} else {
 				s = b.valueAt(me, i) + b.valueAt(opp, i)
 			}
-			s += e.history[me][i] >> 4
+			s += hist[i] >> 4
 			if i == ttMove {
 				s += orderTT
-			} else if ply < maxPly && (int16(i) == e.killers[ply][0] || int16(i) == e.killers[ply][1]) {
+			} else if int16(i) == killer0 || int16(i) == killer1 {
 				s += orderKiller
 			}
 			buf = append(buf, scored{move: i, score: s, fit: fit})
