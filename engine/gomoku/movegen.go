@@ -150,32 +150,6 @@ func (b *Board) openFourMove(c Color) (int, bool) {
 	return 0, false
 }
 
-// fiveCellNear returns an empty cell within five steps of i on its lines
-// where c would make five, and how many distinct such cells there are
-// there (capped at 2). After c plays a four at i, this finds the point the
-// opponent must block without scanning the board.
-func (b *Board) fiveCellNear(c Color, i int) (cell, n int) {
-	cell = -1
-	for d, off := range b.dirs {
-		for k := -5; k <= 5; k++ {
-			j := i + k*off
-			if k == 0 || b.cells[j] != cellEmpty {
-				continue
-			}
-			if pattern(b.pats[c][d][j]&patternMask) == pF5 && j != cell {
-				if cell < 0 {
-					cell = j
-				}
-				n++
-				if n >= 2 {
-					return cell, n
-				}
-			}
-		}
-	}
-	return cell, n
-}
-
 // hasFourMove reports whether c has a point that makes a four or better.
 func (b *Board) hasFourMove(c Color) bool {
 	n := &b.classCount[c]
