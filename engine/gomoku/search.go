@@ -79,6 +79,9 @@ type Engine struct {
 	// pnTable holds the proof-number VCT's nodes (vct.go), allocated on
 	// its first use: the levels below 6 never use it.
 	pnTable []pnEntry
+	// pnLists[ply] holds the children of the proof-number node at ply
+	// (dfpn, vct.go), allocated with pnTable.
+	pnLists *[maxPly]pnList
 }
 
 // NewEngine returns an engine with a DefaultTTBits transposition table

@@ -85,7 +85,18 @@ func pnKey(hash uint64, and bool, rem int, all bool) uint64 {
 func (e *Engine) pnReady() {
 	if e.pnTable == nil {
 		e.pnTable = make([]pnEntry, 1<<pnTableBits)
+		e.pnLists = new([maxPly]pnList)
 	}
+}
+
+// pnList is a proof-number node's children with their numbers. dfpn
+// takes the list of its ply (one node per ply is searching at a time):
+// lists on its frame (9.6 KB) were zeroed at every node, 1.2% of a
+// level-6 search's instructions (docs/benchmarks.md, thirty-sixth
+// session).
+type pnList struct {
+	moves  [maxMoves]scored
+	pn, dn [maxMoves]uint32
 }
 
 // pnLookup reports whether the node has an entry (it was expanded
@@ -218,9 +229,9 @@ func (e *Engine) threatMoves(b *Board, out []scored) []scored {
 func (e *Engine) dfpn(b *Board, and bool, rem int, thpn, thdn uint32, ply, start int) (uint32, uint32) {
 	all := start == pnAllThreats
 	key := pnKey(b.hash, and, rem, all)
-	var buf [maxMoves]scored
+	list := &e.pnLists[ply] // ply < maxPly: pnSettle settles every node from maxPly-8 on
 	_, seen := e.pnLookup(key)
-	pn, dn, moves, settled := e.pnSettle(b, and, rem, ply, start, seen, buf[:0])
+	pn, dn, moves, settled := e.pnSettle(b, and, rem, ply, start, seen, list.moves[:0])
 	if settled {
 		e.pnPut(key, pn, dn)
 		return pn, dn
@@ -230,7 +241,7 @@ func (e *Engine) dfpn(b *Board, and bool, rem int, thpn, thdn uint32, ply, start
 		childRem = rem - 1
 	}
 	me := b.ToMove()
-	var cpn, cdn [maxMoves]uint32
+	cpn, cdn := &list.pn, &list.dn
 	for k, m := range moves {
 		cpn[k], cdn[k] = 1, 1
 		if s, ok := e.pnLookup(pnKey(b.hash^zobrist[me][m.move], !and, childRem, all)); ok {
