@@ -473,9 +473,8 @@ func (b *Board) clearKeys(i int, c Color) {
 // The points on those lines that hold stones are skipped: nothing reads
 // an occupied point's state, and undo restores the board in the reverse
 // order of play, so when such a stone is taken back every stone placed
-// after it is gone and its state is right again. Updating them was a
-// fifth or more of the play's work in the middle game (about 10% of a
-// level-6 search's instructions; docs/benchmarks.md, thirty-sixth
+// after it is gone and its state is right again. Skipping them took 10%
+// fewer instructions at level 6 (docs/benchmarks.md, thirty-sixth
 // session).
 //
 // This is the hottest code of the engine (two thirds of a search's time,
@@ -711,8 +710,8 @@ func buildPointTable() []pointEntry {
 // addition to the eight-byte word that starts there (nearRow in its five
 // low bytes): a count is at most 25 and never goes below zero (a -1 takes
 // back a +1), so no byte carries into or borrows from the next, and the
-// three bytes past the row have zero added. A byte at a time, this was 4%
-// of a level-6 search's instructions (docs/benchmarks.md, thirty-sixth
+// three bytes past the row have zero added. Than a byte at a time, 2.8%
+// fewer instructions at level 6 (docs/benchmarks.md, thirty-sixth
 // session). The last word ends seven cells past the square's last row,
 // inside near on every board.
 func (b *Board) addNear(i int, delta int) {

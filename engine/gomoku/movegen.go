@@ -11,16 +11,16 @@ import (
 // Scanning eight cells at a time. The scans of the board for candidate
 // moves, fours and threes test two or three bytes a cell (its contents,
 // its class, its neighbour count) and keep a few cells of the 300 or so
-// they pass; cell by cell they were 7% of a level-6 search's
-// instructions. They read the arrays eight bytes at a time instead, as a
+// they pass. They read the arrays eight bytes at a time instead, as a
 // little-endian word (byte k is cell i+k), turn each test into a word
 // with the high bit of byte k set where cell i+k passes it (the byte
 // tests below, exact for every byte value they are given), and visit
 // only the set bits of the tests ANDed together, in the order of the
-// cells (docs/benchmarks.md, thirty-sixth session). A word may run past
-// the last cell into the wall, whose cells are never empty, so no scan
-// needs to stop inside a word; every array holds maxCells bytes, at
-// least eight past the last cell of the largest board.
+// cells: 5.6% fewer instructions at level 6 than cell by cell
+// (docs/benchmarks.md, thirty-sixth session). A word may run past the
+// last cell into the wall, whose cells are never empty, so no scan needs
+// to stop inside a word; every array holds maxCells bytes, at least
+// eight past the last cell of the largest board.
 
 const (
 	lowBits  = 0x0101010101010101 // 1 in every byte

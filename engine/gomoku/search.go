@@ -73,8 +73,9 @@ type Engine struct {
 	opt                 options
 	// moveLists[ply] holds the move list of negamax's node at ply (one
 	// node per ply is searching at a time). A list on the frame's stack
-	// (6.4 KB) was zeroed at every node: 1% of a level-6 search's
-	// instructions (docs/benchmarks.md, thirty-sixth session).
+	// (6.4 KB) was zeroed at every node (with the VCF's, 1.7% of a
+	// level-6 search's instructions; docs/benchmarks.md, thirty-sixth
+	// session).
 	moveLists [maxPly][maxMoves]scored
 	// pnTable holds the proof-number VCT's nodes (vct.go), allocated on
 	// its first use: the levels below 6 never use it.

@@ -128,8 +128,9 @@ func (e *Engine) vcf(b *Board, ply, depth int) bool {
 			// would have won at once), so its five cells now are the
 			// four's, on the stone's lines: the class count says how many,
 			// and onlyFiveCell finds the one there first. (fiveCellNear
-			// scanned the lines for them: 1.8% of a level-6 search's
-			// instructions; docs/benchmarks.md, thirty-sixth session.)
+			// scanned the lines for them: this takes 1.1% fewer
+			// instructions at level 6; docs/benchmarks.md, thirty-sixth
+			// session.)
 			n := b.classCount[me][tFive]
 			cell := -1
 			if n == 1 {
