@@ -1,7 +1,6 @@
 package gomoku
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"math/rand"
@@ -634,7 +633,10 @@ func (e *Engine) scanMoves(b *Board, buf []scored, ttMove, ply int) []scored {
 // orderMoves is genMoves' second half: it sorts the moves of scanMoves
 // best first and drops the points forbidden to black under renju.
 func orderMoves(b *Board, buf []scored) []scored {
-	slices.SortFunc(buf, func(x, y scored) int { return cmp.Compare(y.score, x.score) })
+	// Best first. The sort only asks whether the comparison is negative,
+	// so the difference of the scores (int32s: it cannot overflow an int)
+	// orders exactly as cmp.Compare does, without its branches.
+	slices.SortFunc(buf, func(x, y scored) int { return int(y.score) - int(x.score) })
 	if b.rule == Renju && b.ToMove() == Black {
 		n := 0
 		for _, m := range buf {
