@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -93,6 +95,85 @@ func TestWithoutVectors(t *testing.T) {
 		}
 		if !strings.Contains(text, "fingerprint: "+want) {
 			t.Errorf("GODEBUG=%s: the child's searches differ; want %q in\n%s", godebug, want, text)
+		}
+	}
+}
+
+// legacySSE matches an instruction that names a vector register (X0-X31,
+// Y0-Y31, Z0-Z31) without a V prefix: a legacy SSE encoding.
+var legacySSE = regexp.MustCompile(`^([A-Z][A-Z0-9]*)\s+.*\b[XYZ]([0-9]|[12][0-9]|3[01])\b`)
+
+// TestNoLegacySSEInAssembly checks that the assembly writes every
+// instruction on a vector register in its VEX or EVEX form (a V mnemonic).
+// Between AVX instructions and VZEROUPPER, a legacy SSE instruction costs
+// Intel processors a state transition each time: two MOVQ R, X in the
+// solver's key loop made it 19 times slower than the Go loop on a Xeon
+// with AVX-512, and FFO #40-#49 3.4 times slower as a whole (AMD's
+// processors have no such penalty, which is why it went unseen; thirty-
+// seventh session, docs/benchmarks.md).
+func TestNoLegacySSEInAssembly(t *testing.T) {
+	files, err := filepath.Glob("*.s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	more, err := filepath.Glob(filepath.Join("internal", "pattern", "*.s"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files = append(files, more...)
+	if len(files) < 2 {
+		t.Fatalf("found %v, want this package's and internal/pattern's assembly", files)
+	}
+	for _, name := range files {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		params := map[string]bool{} // the parameters of the macro being defined
+		for i, line := range strings.Split(string(data), "\n") {
+			code, _, _ := strings.Cut(line, "//")
+			code = strings.TrimSpace(code)
+			if def, ok := strings.CutPrefix(code, "#define "); ok {
+				params = map[string]bool{}
+				if _, list, ok := strings.Cut(def, "("); ok {
+					list, _, _ = strings.Cut(list, ")")
+					for _, p := range strings.Split(list, ",") {
+						params[strings.TrimSpace(p)] = true
+					}
+				}
+			}
+			for _, ins := range strings.Split(strings.TrimSuffix(code, `\`), ";") {
+				ins = strings.TrimSpace(ins)
+				// A mnemonic that is a macro's parameter (FULL_HALF's
+				// SHIFT) is checked where the macro is used.
+				if m := legacySSE.FindStringSubmatch(ins); m != nil && !strings.HasPrefix(m[1], "V") && !params[m[1]] {
+					t.Errorf("%s:%d: %q is a legacy SSE instruction; write its VEX form (V%s)", name, i+1, ins, m[1])
+				}
+			}
+			if !strings.HasSuffix(code, `\`) {
+				params = map[string]bool{} // the macro's body has ended
+			}
+		}
+	}
+}
+
+func TestLegacySSEPattern(t *testing.T) {
+	for _, c := range []struct {
+		ins    string
+		legacy bool
+	}{
+		{"MOVQ R12, X11", true},
+		{"PXOR X0, X0", true},
+		{"MOVOU (AX), X3", true},
+		{"VMOVQ R12, X11", false},
+		{"VPBROADCASTQ X11, Y11", false},
+		{"MOVQ R12, DX", false},
+		{"FOLD(Y6, X6, X7, AX)", false},
+		{"TEXT ·flips(SB), NOSPLIT, $0-32", false},
+	} {
+		m := legacySSE.FindStringSubmatch(c.ins)
+		if got := m != nil && !strings.HasPrefix(m[1], "V"); got != c.legacy {
+			t.Errorf("%q: legacy %v, want %v", c.ins, got, c.legacy)
 		}
 	}
 }
