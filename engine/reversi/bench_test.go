@@ -399,9 +399,9 @@ func BenchmarkFlips(b *testing.B) {
 // BenchmarkKeys times the loops that make a node's children with their
 // ordering keys, the solver's (solveKeys) and the midgame's (orderKeys),
 // against their Go versions, over the moves of 1,024 random positions. On
-// amd64 with AVX-512 the first two are the assembly loops; a legacy SSE
-// instruction in them once made solveKeys 16 times slower than solveKeysGo
-// on an Intel Xeon (TestNoLegacySSEInAssembly).
+// amd64 with AVX-512 solveKeys and orderKeys are the assembly loops; a
+// legacy SSE instruction in them once made them 13-20 times slower than
+// their Go loops on an Intel Xeon (TestNoLegacySSEInAssembly).
 func BenchmarkKeys(b *testing.B) {
 	ps := randomPositions(rand.New(rand.NewSource(1)), 1024)
 	for _, v := range []struct {
