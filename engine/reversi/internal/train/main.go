@@ -12,7 +12,9 @@
 // a fit on new data to one whose data are gone); children writes the
 // positions after every legal move of sampled game positions, the siblings
 // a search compares, for label to label; pair compares two builds' games
-// against the same opponent over the same openings, game by game. Every step is seeded and
+// against the same opponent over the same openings, game by game; pack and unpack
+// turn gen's files into the corpus's compact games (corpus/, kept in the
+// repository so that the data set grows across sessions) and back. Every step is seeded and
 // deterministic. The shipped weights are built in several
 // rounds (gen, then fit; then label and fit again for the stages of 29-44
 // empties, then debias); docs/reversi-engine.md gives the exact commands in
@@ -28,7 +30,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: train gen|label|fit|check|compare|judge|truth|debias|order|movevalues|blend|children|pair [flags]")
+		fmt.Fprintln(os.Stderr, "usage: train gen|label|fit|check|compare|judge|truth|debias|order|movevalues|blend|children|pair|pack|unpack [flags]")
 		os.Exit(2)
 	}
 	var err error
@@ -59,8 +61,12 @@ func main() {
 		err = runChildren(os.Args[2:])
 	case "pair":
 		err = runPair(os.Args[2:])
+	case "pack":
+		err = runPack(os.Args[2:])
+	case "unpack":
+		err = runUnpack(os.Args[2:])
 	default:
-		err = fmt.Errorf("unknown command %q (want gen, label, fit, check, compare, judge, truth, debias, order, movevalues, blend, children or pair)", os.Args[1])
+		err = fmt.Errorf("unknown command %q (want gen, label, fit, check, compare, judge, truth, debias, order, movevalues, blend, children, pair, pack or unpack)", os.Args[1])
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "train:", err)
