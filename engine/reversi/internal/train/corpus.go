@@ -20,7 +20,7 @@ import (
 // a label, 19 bytes a position (91 MB for 80,000 games); but a gen game's
 // labels follow from its moves (each is the game's final disc difference
 // from the side to move's view, exact or not), so the corpus keeps only the
-// moves: one game a line, about 50 bytes a game once gzipped. unpack turns
+// moves: one game a line, about 49 bytes a game once gzipped. unpack turns
 // corpus files back into gen's format, byte for byte, for fit, label, check
 // and the rest.
 //
@@ -283,6 +283,11 @@ func runPack(args []string) error {
 	fs.Parse(args)
 	if *in == "" || *out == "" || len(notes) == 0 {
 		return fmt.Errorf("pack: -in, -out and at least one -note (the gen command and the build that played) are required")
+	}
+	for _, n := range notes {
+		if strings.ContainsAny(n, "\r\n") {
+			return fmt.Errorf("pack: a -note is one header line; %q has a line break", n)
+		}
 	}
 	all, err := readSamples(*in)
 	if err != nil {

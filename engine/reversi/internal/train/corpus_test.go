@@ -181,3 +181,13 @@ func FuzzReadCorpus(f *testing.F) {
 		}
 	})
 }
+
+// TestPackNoteIsOneLine: a note with a line break would write a game line
+// into the header (or a header line into the games), so pack refuses it.
+func TestPackNoteIsOneLine(t *testing.T) {
+	dir := t.TempDir()
+	err := runPack([]string{"-in", filepath.Join(dir, "none.bin"), "-out", filepath.Join(dir, "c.txt.gz"), "-note", "gen\n0 f5d6"})
+	if err == nil || !strings.Contains(err.Error(), "line break") {
+		t.Fatalf("pack with a two-line note: %v, want an error about the line break", err)
+	}
+}
