@@ -303,6 +303,7 @@ func runPack(args []string) error {
 	}
 	if err := writeCorpus(f, notes, games); err != nil {
 		f.Close()
+		os.Remove(*out) // no half-written corpus file left behind
 		return err
 	}
 	fmt.Fprintf(os.Stderr, "pack: %d games, %d positions\n", len(games), len(all))
@@ -327,35 +328,44 @@ func runUnpack(args []string) error {
 	if err != nil {
 		return err
 	}
-	bw := bufio.NewWriter(f)
+	games, positions, err := unpackFiles(f, fs.Args())
+	if err == nil {
+		err = f.Close()
+	} else {
+		f.Close()
+	}
+	if err != nil {
+		os.Remove(*out) // a partial data set would pass for a whole one
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "unpack: %d games, %d positions\n", games, positions)
+	return nil
+}
+
+// unpackFiles writes the samples of the corpus files' games to w, in gen's
+// format, and returns how many games and positions it wrote.
+func unpackFiles(w io.Writer, paths []string) (games, positions int, err error) {
+	bw := bufio.NewWriter(w)
 	buf := make([]byte, sampleBytes)
-	games, positions := 0, 0
-	for _, path := range fs.Args() {
+	for _, path := range paths {
 		gs, err := readCorpusFile(path)
 		if err != nil {
-			f.Close()
-			return err
+			return 0, 0, err
 		}
 		for k, g := range gs {
 			ss, err := unpackGame(g)
 			if err != nil {
-				f.Close()
-				return fmt.Errorf("%s: game %d: %w", path, k+1, err)
+				return 0, 0, fmt.Errorf("%s: game %d: %w", path, k+1, err)
 			}
 			for _, s := range ss {
 				s.encode(buf)
-				bw.Write(buf)
+				bw.Write(buf) // a write error sticks and is returned by Flush
 			}
 			positions += len(ss)
 		}
 		games += len(gs)
 	}
-	if err := bw.Flush(); err != nil {
-		f.Close()
-		return err
-	}
-	fmt.Fprintf(os.Stderr, "unpack: %d games, %d positions\n", games, positions)
-	return f.Close()
+	return games, positions, bw.Flush()
 }
 
 // multiFlag is a repeatable string flag.

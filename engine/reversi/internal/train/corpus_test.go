@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -137,7 +138,7 @@ func TestCorpusFiles(t *testing.T) {
 			t.Fatalf("%s: %v", path, err)
 		}
 		head := make([]byte, 512)
-		n, _ := zr.Read(head)
+		n, _ := io.ReadFull(zr, head) // a file shorter than 512 bytes is read whole
 		f.Close()
 		if !strings.Contains(string(head[:n]), "# gen ") {
 			t.Errorf("%s: no \"# gen ...\" header line saying how the games were made", path)
@@ -189,5 +190,38 @@ func TestPackNoteIsOneLine(t *testing.T) {
 	err := runPack([]string{"-in", filepath.Join(dir, "none.bin"), "-out", filepath.Join(dir, "c.txt.gz"), "-note", "gen\n0 f5d6"})
 	if err == nil || !strings.Contains(err.Error(), "line break") {
 		t.Fatalf("pack with a two-line note: %v, want an error about the line break", err)
+	}
+}
+
+// TestUnpackLeavesNoPartialFile: when a corpus file is bad, unpack fails
+// and removes its output rather than leave a shorter data set behind.
+func TestUnpackLeavesNoPartialFile(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.txt.gz")
+	data := smallGen(t, 1)
+	bin := filepath.Join(dir, "g.bin")
+	if err := os.WriteFile(bin, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := runPack([]string{"-in", bin, "-out", good, "-note", "gen smallGen"}); err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(dir, "bad.txt")
+	if err := os.WriteFile(bad, []byte("# games 1 positions 2\n0 f5d6\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out.bin")
+	err := runUnpack([]string{"-out", out, good, bad})
+	if err == nil || !strings.Contains(err.Error(), "bad.txt: game 1") {
+		t.Fatalf("unpack with an unfinished game: %v, want an error naming the file and game", err)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Fatalf("unpack left its output behind after failing: %v", err)
+	}
+	if err := runUnpack([]string{"-out", out, good}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(out); !bytes.Equal(got, data) {
+		t.Fatalf("unpack of the good file: %d bytes, want gen's %d", len(got), len(data))
 	}
 }
