@@ -67,35 +67,23 @@ func packGames(all []sample) ([]corpusGame, error) {
 	return games, nil
 }
 
-// packGame packs the samples of one game.
+// packGame packs the samples of one game: the moves are read off the
+// squares each position adds, and one replay of them (unpackGame) then
+// checks every position, exact flag and label against the samples.
 func packGame(ss []sample) (corpusGame, error) {
 	g := corpusGame{inexact: len(ss)}
 	for i, s := range ss {
-		if s.exact && g.inexact == len(ss) {
+		if s.exact {
 			g.inexact = i
-		}
-		if !s.exact && g.inexact < len(ss) {
-			return g, fmt.Errorf("position %d is not exact but one before it is", i)
+			break
 		}
 	}
 	for i := 0; i+1 < len(ss); i++ {
-		a, b := ss[i], ss[i+1]
-		added := (b.black | b.white) &^ (a.black | a.white)
+		added := (ss[i+1].black | ss[i+1].white) &^ (ss[i].black | ss[i].white)
 		if bits.OnesCount64(added) != 1 {
 			return g, fmt.Errorf("positions %d and %d are not one move apart", i, i+1)
 		}
-		m := reversi.Square(bits.TrailingZeros64(added))
-		next, err := a.position().Play(m)
-		if err != nil {
-			return g, fmt.Errorf("position %d: %s: %w", i, m, err)
-		}
-		if next.MustPass() {
-			next, _ = next.PlayPass()
-		}
-		if next.Black() != b.black || next.White() != b.white || next.ToMove() != b.toMove {
-			return g, fmt.Errorf("position %d: %s does not lead to position %d", i, m, i+1)
-		}
-		g.moves = append(g.moves, m)
+		g.moves = append(g.moves, reversi.Square(bits.TrailingZeros64(added)))
 	}
 	// The last position's move ends the game (any later position would have
 	// been sampled); of the moves that do, take one with the labelled result:
@@ -114,21 +102,22 @@ func packGame(ss []sample) (corpusGame, error) {
 	if !found {
 		return g, fmt.Errorf("no move of the last position ends the game with its label %d", last.score)
 	}
-	return g, checkLabels(ss, g)
-}
-
-// checkLabels checks that every sample's label is the game's outcome.
-func checkLabels(ss []sample, g corpusGame) error {
 	back, err := unpackGame(g)
 	if err != nil {
-		return err
+		return g, err
 	}
-	for i := range ss {
-		if back[i] != ss[i] {
-			return fmt.Errorf("position %d: label %d is not the game's outcome %d (pack takes files written by gen, not by label)", i, ss[i].score, back[i].score)
+	for i, b := range back {
+		s := ss[i]
+		switch {
+		case b.black != s.black || b.white != s.white || b.toMove != s.toMove:
+			return g, fmt.Errorf("position %d is not where the moves before it lead", i)
+		case b.exact != s.exact:
+			return g, fmt.Errorf("position %d: the exact positions are not the game's last ones", i)
+		case b.score != s.score:
+			return g, fmt.Errorf("position %d: label %d is not the game's outcome %d (pack takes files written by gen, not by label)", i, s.score, b.score)
 		}
 	}
-	return nil
+	return g, nil
 }
 
 // outcomeFor is a finished game's disc difference from c's view.
@@ -192,20 +181,20 @@ func writeCorpus(w io.Writer, header []string, games []corpusGame) error {
 	return zw.Close()
 }
 
-// readCorpus reads a corpus file's games (gzipped or plain text) and checks
-// them against its counts line. Games are checked for their notation here,
-// against the rules by unpackGame.
-func readCorpus(r io.Reader) ([]corpusGame, error) {
+// readCorpus reads a corpus file's header lines (without their "# ") and
+// games (gzipped or plain text) and checks the games against its counts
+// line. Games are checked for their notation here, against the rules by
+// unpackGame.
+func readCorpus(r io.Reader) (header []string, games []corpusGame, err error) {
 	br := bufio.NewReader(r)
 	if magic, err := br.Peek(2); err == nil && magic[0] == 0x1f && magic[1] == 0x8b {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		defer zr.Close()
 		br = bufio.NewReader(zr)
 	}
-	var games []corpusGame
 	wantGames, wantPositions, positions := -1, -1, 0
 	sc := bufio.NewScanner(br)
 	sc.Buffer(make([]byte, 4096), 4096)
@@ -215,10 +204,11 @@ func readCorpus(r io.Reader) ([]corpusGame, error) {
 			continue
 		}
 		if strings.HasPrefix(line, "#") {
+			header = append(header, strings.TrimSpace(strings.TrimPrefix(line, "#")))
 			var g, p int
 			if c, _ := fmt.Sscanf(line, "# games %d positions %d", &g, &p); c == 2 {
 				if wantGames >= 0 {
-					return nil, fmt.Errorf("line %d: a second counts line", n)
+					return nil, nil, fmt.Errorf("line %d: a second counts line", n)
 				}
 				wantGames, wantPositions = g, p
 			}
@@ -226,37 +216,37 @@ func readCorpus(r io.Reader) ([]corpusGame, error) {
 		}
 		count, transcript, ok := strings.Cut(line, " ")
 		if !ok {
-			return nil, fmt.Errorf("line %d: want \"<inexact> <moves>\", got %q", n, line)
+			return nil, nil, fmt.Errorf("line %d: want \"<inexact> <moves>\", got %q", n, line)
 		}
 		inexact, err := strconv.Atoi(count)
 		if err != nil || inexact < 0 {
-			return nil, fmt.Errorf("line %d: bad count of inexact positions %q", n, count)
+			return nil, nil, fmt.Errorf("line %d: bad count of inexact positions %q", n, count)
 		}
 		moves, err := reversi.ParseTranscript(transcript)
 		if err != nil {
-			return nil, fmt.Errorf("line %d: %w", n, err)
+			return nil, nil, fmt.Errorf("line %d: %w", n, err)
 		}
 		for _, m := range moves {
 			if m == reversi.Pass {
-				return nil, fmt.Errorf("line %d: a written pass (passes are left out of corpus games)", n)
+				return nil, nil, fmt.Errorf("line %d: a written pass (passes are left out of corpus games)", n)
 			}
 		}
 		if inexact > len(moves) {
-			return nil, fmt.Errorf("line %d: %d inexact positions in a game of %d moves", n, inexact, len(moves))
+			return nil, nil, fmt.Errorf("line %d: %d inexact positions in a game of %d moves", n, inexact, len(moves))
 		}
 		games = append(games, corpusGame{inexact: inexact, moves: moves})
 		positions += len(moves)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if wantGames < 0 {
-		return nil, fmt.Errorf("no \"# games G positions P\" line")
+		return nil, nil, fmt.Errorf("no \"# games G positions P\" line")
 	}
 	if len(games) != wantGames || positions != wantPositions {
-		return nil, fmt.Errorf("%d games and %d positions, the counts line says %d and %d", len(games), positions, wantGames, wantPositions)
+		return nil, nil, fmt.Errorf("%d games and %d positions, the counts line says %d and %d", len(games), positions, wantGames, wantPositions)
 	}
-	return games, nil
+	return header, games, nil
 }
 
 // readCorpusFile reads one corpus file.
@@ -266,7 +256,7 @@ func readCorpusFile(path string) ([]corpusGame, error) {
 		return nil, err
 	}
 	defer f.Close()
-	games, err := readCorpus(f)
+	_, games, err := readCorpus(f)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

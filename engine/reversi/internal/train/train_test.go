@@ -34,9 +34,12 @@ func TestGenIsReproducible(t *testing.T) {
 	}
 }
 
-func TestSamples(t *testing.T) {
-	data := smallGen(t, 2)
-	path := filepath.Join(t.TempDir(), "games.bin")
+// smallGenFile writes smallGen's games (one worker) to a file and returns
+// its bytes, its path and its samples read back.
+func smallGenFile(t *testing.T) (data []byte, path string, all []sample) {
+	t.Helper()
+	data = smallGen(t, 1)
+	path = filepath.Join(t.TempDir(), "games.bin")
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -44,6 +47,11 @@ func TestSamples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return data, path, all
+}
+
+func TestSamples(t *testing.T) {
+	data, path, all := smallGenFile(t)
 	games := 0
 	for _, s := range all {
 		if isStart(s) {
