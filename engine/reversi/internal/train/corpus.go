@@ -291,13 +291,11 @@ func runPack(args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := writeCorpus(f, notes, games); err != nil {
-		f.Close()
-		os.Remove(*out) // no half-written corpus file left behind
+	if err := closeOutput(f, writeCorpus(f, notes, games)); err != nil {
 		return err
 	}
 	fmt.Fprintf(os.Stderr, "pack: %d games, %d positions\n", len(games), len(all))
-	return f.Close()
+	return nil
 }
 
 // runUnpack is the "unpack" command: corpus files, in the order given, into
@@ -319,13 +317,7 @@ func runUnpack(args []string) error {
 		return err
 	}
 	games, positions, err := unpackFiles(f, fs.Args())
-	if err == nil {
-		err = f.Close()
-	} else {
-		f.Close()
-	}
-	if err != nil {
-		os.Remove(*out) // a partial data set would pass for a whole one
+	if err := closeOutput(f, err); err != nil {
 		return err
 	}
 	fmt.Fprintf(os.Stderr, "unpack: %d games, %d positions\n", games, positions)
@@ -356,6 +348,19 @@ func unpackFiles(w io.Writer, paths []string) (games, positions int, err error) 
 		games += len(gs)
 	}
 	return games, positions, bw.Flush()
+}
+
+// closeOutput closes the output file f, given err, the result of writing
+// it, and removes the file when writing or closing failed: a partial corpus
+// or data set would pass for a whole one.
+func closeOutput(f *os.File, err error) error {
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
 }
 
 // multiFlag is a repeatable string flag.
