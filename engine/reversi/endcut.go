@@ -37,7 +37,38 @@ func endCutSigma(empties, shallow int) int {
 // everywhere to 1.10 G, the static evaluation to 1.28 G.
 const endCutDepth = 2
 
+// endCutProbeDepth is the depth of the shallow search deciding a node with
+// the given empties: endCutDepth, except in a result pass (endresult.go,
+// under a deadline) from resultCutMinEmpties up, where a cut decides which
+// move the game is played with rather than how the proof is ordered, and
+// resultCutDepth plies are worth their price. The spread of (exact score -
+// depth-d search) on held-out self-play positions narrows slowly with d
+// (at 20-23 empties about 5.0-5.5 discs at depth 2, 4.6-5.0 at depth 6,
+// 4.2-4.6 at depth 8) while a probe's nodes grow 25-fold from depth 2 to
+// 6. On the positions of 24-29 empties with NTest's values (parts A and B
+// at 1 s and 0.3 s a move, part C at 1 s) the results given away went from
+// 12.5 points to 11.5, and against NTest at 0.3 s a move 80 games came out
+// +2.5 ± 3.3 points paired: small gains, within their noise, and none of
+// the measures went the other way (docs/benchmarks.md, forty-second
+// session). In the
+// solve's own passes (solveRoot: no deadline, the FFO benchmark) depth 6
+// cost 6% more nodes, so they keep endCutDepth.
+func endCutProbeDepth(empties int, resultPass bool) int {
+	if resultPass && empties >= resultCutMinEmpties {
+		return resultCutDepth
+	}
+	return endCutDepth
+}
+
+// resultCutDepth is the probe depth of a result pass's cuts from
+// resultCutMinEmpties up (endCutProbeDepth).
+const resultCutDepth = 6
+
 var (
+	// resultCutMinEmpties is the fewest empties at which a result pass
+	// probes resultCutDepth plies deep (a variable so that tests reach it
+	// on small positions).
+	resultCutMinEmpties = 20
 	// endCutMinEmpties is the fewest empties at which a selective pass
 	// tries a cut: below it the subtree is too small to be worth a shallow
 	// search (from 14: 1.32 G nodes on FFO #40-#49; from 10: 1.16-1.45 G).
@@ -59,7 +90,7 @@ var endCutPasses = []uint8{100, 200}
 // discs) by a shallow search, during a selective pass; it returns the bound
 // and true when it can.
 func (e *Engine) endProbCut(me, opp uint64, alpha, beta, empties int) (int, bool) {
-	sd := endCutDepth
+	sd := endCutProbeDepth(empties, e.resultPass)
 	margin := int(e.endConf) * endCutSigma(empties, sd) / 100
 	if hi := beta*evalScale + margin; hi < mpcLimit {
 		if v := e.pvs(me, opp, hi-1, hi, sd); v >= hi || e.aborted {

@@ -38,7 +38,8 @@ const (
 // when the proof is done or the search is aborted, with the root's best
 // move first.
 func (e *Engine) solveResult(me, opp uint64, root []rootMove, found func(conf uint8, best, outcome int)) {
-	defer func() { e.endConf = provenExact }()
+	e.resultPass = true
+	defer func() { e.endConf, e.resultPass = provenExact, false }()
 	passes := resultPasses
 	if 64-popcount(me|opp) < endCutRootEmpties {
 		passes = passes[len(passes)-1:] // small enough to prove at once

@@ -27,6 +27,15 @@ func outcomeOf(score int) int {
 func TestSolveResultProves(t *testing.T) {
 	defer func(root, min int) { endCutRootEmpties, endCutMinEmpties = root, min }(endCutRootEmpties, endCutMinEmpties)
 	endCutRootEmpties, endCutMinEmpties = 16, 10
+	t.Run("probes of endCutDepth", testSolveResultProves)
+	// With the deeper probes of the result passes reaching down to these
+	// positions: the passes' cuts change, the proof must not.
+	defer func(min int) { resultCutMinEmpties = min }(resultCutMinEmpties)
+	resultCutMinEmpties = 12
+	t.Run("probes of resultCutDepth", testSolveResultProves)
+}
+
+func testSolveResultProves(t *testing.T) {
 	rng := rand.New(rand.NewSource(35))
 	e := NewEngineSize(1 << 20)
 	outcomes := map[int]int{}
@@ -51,8 +60,8 @@ func TestSolveResultProves(t *testing.T) {
 		if len(confs) != len(resultPasses) || confs[len(confs)-1] != provenExact {
 			t.Fatalf("passes reported at %v, want %v", confs, resultPasses)
 		}
-		if e.endConf != provenExact {
-			t.Errorf("solveResult left endConf %d", e.endConf)
+		if e.endConf != provenExact || e.resultPass {
+			t.Errorf("solveResult left endConf %d, resultPass %v", e.endConf, e.resultPass)
 		}
 		if outcome != want {
 			t.Fatalf("proof's outcome %d, want %d\n%s", outcome, want, p.Diagram())
@@ -165,5 +174,32 @@ func TestPlayForResultOverrulesMidgame(t *testing.T) {
 	}
 	if tried < 4 {
 		t.Errorf("only %d positions with a move short of the outcome", tried)
+	}
+}
+
+// TestEndCutProbeDepth checks which probes decide a selective node: two
+// plies in the solve's own passes at any size, and in a result pass below
+// resultCutMinEmpties; resultCutDepth plies in a result pass from there up.
+func TestEndCutProbeDepth(t *testing.T) {
+	for _, c := range []struct {
+		empties    int
+		resultPass bool
+		want       int
+	}{
+		{12, false, endCutDepth},
+		{26, false, endCutDepth},
+		{12, true, endCutDepth},
+		{resultCutMinEmpties - 1, true, endCutDepth},
+		{resultCutMinEmpties, true, resultCutDepth},
+		{29, true, resultCutDepth},
+	} {
+		if got := endCutProbeDepth(c.empties, c.resultPass); got != c.want {
+			t.Errorf("endCutProbeDepth(%d, %v) = %d, want %d", c.empties, c.resultPass, got, c.want)
+		}
+	}
+	// The deeper probe keeps the parity of the shallow one, which the
+	// spread model was fitted for (even depths; odd ones are biased).
+	if resultCutDepth%2 != 0 || resultCutDepth <= endCutDepth {
+		t.Errorf("resultCutDepth %d: want an even depth above endCutDepth %d", resultCutDepth, endCutDepth)
 	}
 }

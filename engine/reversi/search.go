@@ -44,7 +44,10 @@ type Engine struct {
 	// endConf is the solver's confidence: provenExact when it proves,
 	// else the cut threshold of the selective pass running (endcut.go).
 	endConf uint8
-	pv      [64]int8 // scratch for PV extraction
+	// resultPass is set while the result passes of solveResult run: their
+	// cuts high in the tree use deeper probes (endCutProbeDepth).
+	resultPass bool
+	pv         [64]int8 // scratch for PV extraction
 	// stopAtNodes, if not 0, aborts the search at the first poll after
 	// this many nodes, as a deadline would: Search sets it from
 	// Limits.Nodes, and tests of searchRoot use it to cut an iteration at
