@@ -48,10 +48,9 @@ const endCutDepth = 2
 // 6. On the positions of 24-29 empties with NTest's values (parts A and B
 // at 1 s and 0.3 s a move, part C at 1 s) the results given away went from
 // 12.5 points to 11.5 (and at 3 s on parts A and B from 3.0 to 2.0, NTest
-// 1.5), and against NTest at 0.3 s a move 80 games came out
-// +2.5 ± 3.3 points paired: small gains, within their noise, and none of
-// the measures went the other way (docs/benchmarks.md, forty-second
-// session). In the
+// 1.5), and against NTest at 0.3 s a move 80 games came out +2.5 ± 3.3
+// points paired: small gains, within their noise, and none of the measures
+// went the other way (docs/benchmarks.md, forty-second session). In the
 // solve's own passes (solveRoot: no deadline, the FFO benchmark) depth 6
 // cost 6% more nodes, so they keep endCutDepth.
 func endCutProbeDepth(empties int, resultPass bool) int {
