@@ -17,10 +17,13 @@ package reversi
 // from held-out self-play positions with exact scores.
 
 // endCutSigmaCoeffs: sigma = c[0] + c[1]*empties + c[2]*shallow, in
-// evalScale units (REVERSI_ENDCUT_FIT, 897 held-out positions per number
-// of empties from 12 to 18, shallow depths 0-6, pattern evaluation): about
-// 6 to 8 discs.
-var endCutSigmaCoeffs = [3]float64{521.7, 17.61, -39.82}
+// evalScale units, refitted with the tables of stages 1-20 that the
+// forty-third session fitted on the corpus (REVERSI_ENDCUT_FIT on the
+// corpus's held-out games: 2,000 positions per number of empties from 12 to
+// 16 and 60 solved at each of 20, 22 and 24, shallow depths 0-6): about 6
+// discs at depth 2 and 5 at depth 6. The earlier tables' model was 521.7 +
+// 17.61*empties - 39.82*shallow, 7-9 discs at depth 2.
+var endCutSigmaCoeffs = [3]float64{636.5, 0.64, -26.01}
 
 // endCutSigma is the spread of (exact score - depth-shallow score) for a
 // position with the given empties, in evalScale units.
