@@ -160,11 +160,13 @@ func solve4(a [4][4]float64, b [4]float64) [4]float64 {
 //
 //	REVERSI_ENDCUT_FIT=/tmp/reversi-games.bin nice -n 10 go test -run TestFitEndgameProbCut -v -timeout 60m ./engine/reversi
 //
-// The file is one written by internal/train gen (positions from 18 empties
-// down carry exact scores). Only its held-out games (every tenth, which the
-// pattern tables were not fitted on) are used: at 12-18 empties their
-// scores are taken as they are, and REVERSI_ENDCUT_SOLVE (default 60)
-// positions each at 20, 22 and 24 empties are solved here.
+// The file is one written by internal/train gen, or the corpus unpacked
+// into that format by train unpack (the corpus's games are exactly labelled
+// from 16 empties down). Only its held-out games (every tenth, which the
+// pattern tables were not fitted on) are used: their exactly labelled
+// positions at 12-18 empties are taken as they are, and
+// REVERSI_ENDCUT_SOLVE (default 60) positions each at 20, 22 and 24
+// empties are solved here.
 func TestFitEndgameProbCut(t *testing.T) {
 	path := os.Getenv("REVERSI_ENDCUT_FIT")
 	if path == "" {
