@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/boardhall/boardhall/engine/reversi"
@@ -222,6 +223,61 @@ func TestLabel(t *testing.T) {
 	}
 	if changed == 0 {
 		t.Error("no label in the range changed")
+	}
+}
+
+// TestLabelOutcomeWeight checks label -outcome-weight: each new label is
+// the rounded blend of the input's label and the plain search label, and
+// only positions in the range change.
+func TestLabelOutcomeWeight(t *testing.T) {
+	in, tables := labelInputs(t)
+	cfg := labelConfig{minEmpties: 30, maxEmpties: 40, depth: 2, selective: true, patterns: tables, patternEmpties: 28, workers: 2}
+	run := func(w float64) []byte {
+		var buf bytes.Buffer
+		c := cfg
+		c.outcomeWeight = w
+		if err := label(context.Background(), c, in, &buf, io.Discard); err != nil {
+			t.Fatal(err)
+		}
+		return buf.Bytes()
+	}
+	plain, half, whole := run(0), run(0.5), run(1)
+	blended := 0
+	for i, s := range in {
+		p := decodeSample(plain[i*sampleBytes:])
+		h := decodeSample(half[i*sampleBytes:])
+		if w := decodeSample(whole[i*sampleBytes:]); w != s {
+			t.Fatalf("sample %d: weight 1 changed the label %d to %d", i, s.score, w.score)
+		}
+		want := int8(math.Round(0.5*float64(s.score) + 0.5*float64(p.score)))
+		if h.score != want || h.black != s.black || h.white != s.white || h.toMove != s.toMove {
+			t.Fatalf("sample %d: blended label %d, want round((%d + %d)/2) = %d", i, h.score, s.score, p.score, want)
+		}
+		if h.score != s.score && h.score != p.score {
+			blended++
+		}
+	}
+	if blended == 0 {
+		t.Error("no label lies strictly between the outcome and the search")
+	}
+}
+
+func TestLabelRefusesBadWeights(t *testing.T) {
+	for _, args := range [][]string{
+		{"-outcome-weight", "-0.1"},
+		{"-outcome-weight", "1.5"},
+		{"-outcome-weight", "NaN"},
+		{"-outcome-weight", "0.5", "-exact"},
+	} {
+		dir := t.TempDir()
+		out := filepath.Join(dir, "out.bin")
+		err := runLabel(append([]string{"-in", filepath.Join(dir, "missing.bin"), "-out", out}, args...))
+		if err == nil || !strings.Contains(err.Error(), "outcome-weight") {
+			t.Errorf("label %v: error %v, want one about -outcome-weight", args, err)
+		}
+		if _, statErr := os.Stat(out); statErr == nil {
+			t.Errorf("label %v wrote its output despite the error", args)
+		}
 	}
 }
 
