@@ -176,17 +176,23 @@ func labelInputs(t *testing.T) ([]sample, []byte) {
 	return in, tables
 }
 
+// labelled runs label on in with cfg and returns what it wrote.
+func labelled(t *testing.T, cfg labelConfig, in []sample) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := label(context.Background(), cfg, in, &buf, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
 func TestLabel(t *testing.T) {
 	in, tables := labelInputs(t)
 	cfg := labelConfig{minEmpties: 30, maxEmpties: 40, depth: 2, selective: true, patterns: tables, patternEmpties: 28}
 	run := func(workers int) []byte {
-		var buf bytes.Buffer
 		c := cfg
 		c.workers = workers
-		if err := label(context.Background(), c, in, &buf, io.Discard); err != nil {
-			t.Fatal(err)
-		}
-		return buf.Bytes()
+		return labelled(t, c, in)
 	}
 	a, b := run(1), run(2)
 	if !bytes.Equal(a, b) {
@@ -233,13 +239,9 @@ func TestLabelOutcomeWeight(t *testing.T) {
 	in, tables := labelInputs(t)
 	cfg := labelConfig{minEmpties: 30, maxEmpties: 40, depth: 2, selective: true, patterns: tables, patternEmpties: 28, workers: 2}
 	run := func(w float64) []byte {
-		var buf bytes.Buffer
 		c := cfg
 		c.outcomeWeight = w
-		if err := label(context.Background(), c, in, &buf, io.Discard); err != nil {
-			t.Fatal(err)
-		}
-		return buf.Bytes()
+		return labelled(t, c, in)
 	}
 	plain, half, whole := run(0), run(0.5), run(1)
 	blended := 0
@@ -288,13 +290,10 @@ func TestLabelRefusesBadWeights(t *testing.T) {
 func TestLabelExact(t *testing.T) {
 	in, tables := labelInputs(t)
 	cfg := labelConfig{minEmpties: 4, maxEmpties: 14, depth: 2, exact: true, patterns: tables, patternEmpties: 44, workers: 2}
-	var buf bytes.Buffer
-	if err := label(context.Background(), cfg, in, &buf, io.Discard); err != nil {
-		t.Fatal(err)
-	}
+	out := labelled(t, cfg, in)
 	checked, agreed := 0, 0
 	for i, s := range in {
-		got := decodeSample(buf.Bytes()[i*sampleBytes:])
+		got := decodeSample(out[i*sampleBytes:])
 		e := empties(s)
 		if e < cfg.minEmpties || e > cfg.maxEmpties || s.position().MustPass() {
 			if got != s {
