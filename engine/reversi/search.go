@@ -75,6 +75,7 @@ func NewEngineSize(tableBytes int) *Engine {
 	// endConf starts at provenExact: a solve outside Search (the tests
 	// call solve and solveRoot directly) proves, with no selective cuts.
 	e := &Engine{params: defaultParams, mid: newTable(tableBytes / 2), end: newTable(tableBytes / 2), solveLists: new([61]moveList), midLists: new([61]moveList), endConf: provenExact}
+	e.mid.perSearch = true
 	n := min(len(e.end.entries), localTableEntries)
 	e.endLocal = table{entries: e.end.entries[:n], mask: uint64(n-1) &^ 1}
 	return e
@@ -255,8 +256,8 @@ func (e *Engine) Search(ctx context.Context, p Position, lim Limits) (Result, er
 	e.done = ctx.Done()
 	e.aborted = false
 	e.stopAtNodes = lim.Nodes
-	e.mid.gen++
-	e.end.gen++
+	e.mid.newSearch()
+	e.end.newSearch()
 
 	report := func(r *Result) {
 		r.Elapsed = time.Since(start)

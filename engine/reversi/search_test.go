@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/bits"
 	"math/rand"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -319,6 +320,40 @@ func TestLevelsDeterministic(t *testing.T) {
 	}
 	if len(seen) < 2 {
 		t.Errorf("level 1 always plays %v", seen)
+	}
+}
+
+// TestSearchForgetsEarlierSearches: the midgame table forgets at each
+// search, so an engine that has played through a game searches a position
+// exactly as a fresh engine does (the same nodes, score, move and line),
+// where before it took bounds from the earlier searches' entries and
+// reached less depth in the same time (issue 16's forty-fifth session).
+// The depths keep the searches in the midgame: the endgame table, which
+// does keep its entries, is not touched.
+func TestSearchForgetsEarlierSearches(t *testing.T) {
+	p, err := Replay(Start(), mustTranscript(t, "f5d6c3d3c4f4"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const tableBytes = 4 << 20
+	warm := NewEngineSize(tableBytes)
+	for i := range 10 {
+		lim := Limits{Depth: 7 + i%3, Level: MaxLevel}
+		got, err := warm.Search(context.Background(), p, lim)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := NewEngineSize(tableBytes).Search(context.Background(), p, lim)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Nodes != want.Nodes || got.Centi != want.Centi || got.Best != want.Best || !slices.Equal(got.PV, want.PV) {
+			t.Errorf("search %d, depth %d: after the earlier searches %v %+d %v in %d nodes, fresh %v %+d %v in %d nodes",
+				i+1, lim.Depth, got.Best, got.Centi, got.PV, got.Nodes, want.Best, want.Centi, want.PV, want.Nodes)
+		}
+		if p, err = Replay(p, []Square{want.Best}); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
 
