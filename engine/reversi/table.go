@@ -146,15 +146,15 @@ func (t *table) storeHash(h, me, opp uint64, depth int, conf uint8, alpha, beta,
 			slot = &b[1]
 		}
 	}
-	fresh := !t.current(slot) // an older search's entry of this position: start over
-	if slot.me == me && slot.opp == opp && !fresh && (int(slot.depth) > depth || int(slot.depth) == depth && slot.conf > conf) {
+	stale := !t.current(slot) // an older search's entry of this position: start over
+	if slot.me == me && slot.opp == opp && !stale && (int(slot.depth) > depth || int(slot.depth) == depth && slot.conf > conf) {
 		// A deeper or surer result is worth more than this one: keep it.
 		if slot.move < 0 && move >= 0 {
 			slot.move = int8(move)
 		}
 		return
 	}
-	if slot.me != me || slot.opp != opp || int(slot.depth) != depth || slot.conf != conf || fresh {
+	if slot.me != me || slot.opp != opp || int(slot.depth) != depth || slot.conf != conf || stale {
 		// Field by field, not as a composite literal: the compiler built
 		// the literal on the stack and copied it with 16-byte loads that
 		// the processor cannot forward from the literal's smaller stores,
